@@ -1,0 +1,15 @@
+"""mxcompat: run Apache MXNet 1.x code unchanged on PyTorch.
+
+``import mxcompat as mx`` gives MXNet's API; ``mxcompat.install()`` makes ``import mxnet``
+resolve to mxcompat as well.
+"""
+__version__ = '1.9.1'
+
+from . import base
+from .base import MXNetError
+from . import context
+from .context import Context, cpu, gpu, cpu_pinned, current_context, num_gpus, gpu_memory_info
+from . import ndarray
+from . import ndarray as nd
+from . import autograd
+from . import random

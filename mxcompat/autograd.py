@@ -1,0 +1,430 @@
+"""Autograd for NDArray, on torch.autograd.
+
+``record()`` switches torch's grad mode on for its scope and ``pause()`` switches it off; outside
+them mxcompat leaves torch's grad mode as the user has it, so that the hot path of an operator
+never toggles state. ``grad_req`` keeps MXNet's meaning: 'write' overwrites a variable's
+gradient on each backward (a leaf hook clears the buffer just before torch accumulates into it),
+'add' accumulates, 'null' computes none.
+"""
+import threading
+import weakref
+
+import torch
+
+from .base import MXNetError
+from .ndarray.ndarray import NDArray, wrap
+
+__all__ = ['record', 'pause', 'train_mode', 'predict_mode', 'is_recording', 'is_training',
+           'set_recording', 'set_training', 'mark_variables', 'backward', 'grad', 'get_symbol',
+           'Function']
+
+
+class _State(threading.local):
+    def __init__(self):
+        self.recording = False
+        self.training = False
+
+
+_state = _State()
+
+
+def set_recording(is_recording):
+    """Set status to recording/not recording. When recording, graph will be constructed
+    for gradient computation.
+
+    Parameters
+    ----------
+    is_recording: bool
+
+    Returns
+    -------
+    previous state before this set.
+    """
+    prev = _state.recording
+    _state.recording = bool(is_recording)
+    torch.set_grad_enabled(bool(is_recording))
+    return prev
+
+
+def set_training(train_mode):
+    """Set status to training/predicting. This affects ctx.is_train in operator
+    running context. For example, Dropout will drop inputs randomly when
+    train_mode=True while simply passing through if train_mode=False.
+
+    Parameters
+    ----------
+    train_mode: bool
+
+    Returns
+    -------
+    previous state before this set.
+    """
+    prev = _state.training
+    _state.training = bool(train_mode)
+    return prev
+
+
+def is_recording():
+    """Get status on recording/not recording.
+
+    Returns
+    -------
+    Current state of recording.
+    """
+    return _state.recording
+
+
+def is_training():
+    """Get status on training/predicting.
+
+    Returns
+    -------
+    Current state of training/predicting.
+    """
+    return _state.training
+
+
+class _RecordingStateScope:
+    """Scope for managing training state."""
+    __slots__ = ('_enter_is_record', '_enter_train_mode', '_prev_is_record', '_prev_train_mode',
+                 '_prev_grad_enabled')
+
+    def __init__(self, is_record, train_mode):
+        self._enter_is_record = is_record
+        self._enter_train_mode = train_mode
+        self._prev_is_record = None
+        self._prev_train_mode = None
+        self._prev_grad_enabled = None
+
+    def __enter__(self):
+        self._prev_grad_enabled = torch.is_grad_enabled()
+        if self._enter_is_record is not None:
+            self._prev_is_record = _state.recording
+            _state.recording = self._enter_is_record
+            torch.set_grad_enabled(self._enter_is_record)
+        if self._enter_train_mode is not None:
+            self._prev_train_mode = _state.training
+            _state.training = self._enter_train_mode
+
+    def __exit__(self, ptype, value, trace):
+        if self._enter_is_record is not None:
+            _state.recording = self._prev_is_record
+        if self._enter_train_mode is not None:
+            _state.training = self._prev_train_mode
+        torch.set_grad_enabled(self._prev_grad_enabled)
+
+
+def record(train_mode=True):
+    """Returns an autograd recording scope context to be used in 'with' statement
+    and captures code that needs gradients to be calculated.
+
+    .. note:: When forwarding with train_mode=False, the corresponding backward
+              should also use train_mode=False, otherwise gradient is undefined.
+
+    Example::
+
+        with autograd.record():
+            y = model(x)
+            backward([y])
+        metric.update(...)
+        optim.step(...)
+
+    Parameters
+    ----------
+    train_mode: bool, default True
+        Whether the forward pass is in training or predicting mode. This controls the behavior
+        of some layers such as Dropout, BatchNorm.
+    """
+    return _RecordingStateScope(True, train_mode)
+
+
+def pause(train_mode=False):
+    """Returns a scope context to be used in 'with' statement for codes that do not need
+    gradients to be calculated.
+
+    Example::
+
+        with autograd.record():
+            y = model(x)
+            backward([y])
+            with autograd.pause():
+                # testing, IO, gradient updates...
+
+    Parameters
+    ----------
+    train_mode: bool, default False
+        Whether to do forward for training or predicting.
+    """
+    return _RecordingStateScope(False, train_mode)
+
+
+def train_mode():
+    """Returns a scope context to be used in 'with' statement in which forward pass behavior
+    is set to training mode, without changing the recording states.
+
+    Example::
+
+        y = model(x)
+        with autograd.train_mode():
+            y = dropout(y)
+    """
+    return _RecordingStateScope(None, True)
+
+
+def predict_mode():
+    """Returns a scope context to be used in 'with' statement in which forward pass behavior
+    is set to inference mode, without changing the recording states.
+
+    Example::
+
+        with autograd.record():
+            y = model(x)
+            with autograd.predict_mode():
+                y = sampling(y)
+            backward([y])
+    """
+    return _RecordingStateScope(None, False)
+
+
+_GRAD_REQS = ('write', 'add', 'null')
+
+
+def _clear_before_write(tref):
+    def hook(g):
+        t = tref()
+        if t is not None and getattr(t, '_mx_grad_req', 'write') == 'write' \
+                and t.grad is not None:
+            t.grad.zero_()
+        return g
+    return hook
+
+
+def mark_tensor(t, grad_req, grad_buffer=None):
+    """Make the leaf tensor ``t`` a variable with MXNet's ``grad_req`` semantics.
+
+    Returns the tensor to use (a detached leaf when ``t`` was produced by a recorded op).
+    """
+    if grad_req not in _GRAD_REQS:
+        raise MXNetError("grad_req must be one of 'write', 'add' or 'null', got %r" % (grad_req,))
+    if grad_req == 'null':
+        if t.requires_grad:
+            t = t.detach()
+        return t
+    if not t.is_leaf:
+        t = t.detach()
+    if not t.is_floating_point():
+        raise MXNetError('attach_grad: gradients need a floating point array, got %s; cast it '
+                         'with astype(\'float32\') first' % t.dtype)
+    with torch.no_grad():
+        t.requires_grad_(True)
+        if grad_buffer is not None:
+            t.grad = grad_buffer
+        elif t.grad is None:
+            t.grad = torch.zeros_like(t)
+        else:
+            t.grad.zero_()
+    if not getattr(t, '_mx_hooked', False):
+        t.register_hook(_clear_before_write(weakref.ref(t)))
+        t._mx_hooked = True
+    t._mx_grad_req = grad_req
+    return t
+
+
+def mark_variables(variables, gradients, grad_reqs='write'):
+    """Mark NDArrays as variables to compute gradient for autograd.
+
+    This is equivalent to the function .attach_grad() in a variable, but with this
+    call we can set the gradient to any value.
+
+    Parameters
+    ----------
+    variables: NDArray or list of NDArray
+    gradients: NDArray or list of NDArray
+    grad_reqs: str or list of str
+    """
+    if isinstance(variables, NDArray):
+        variables = [variables]
+        gradients = [gradients]
+    if isinstance(grad_reqs, str):
+        grad_reqs = [grad_reqs] * len(variables)
+    if gradients is None:
+        gradients = [None] * len(variables)
+    if len(variables) != len(gradients) or len(variables) != len(grad_reqs):
+        raise MXNetError('mark_variables: variables, gradients and grad_reqs must have the same '
+                         'length')
+    for var, g, req in zip(variables, gradients, grad_reqs):
+        var._t = mark_tensor(var._t, req, None if g is None else g._t)
+
+
+def _parse_head(heads, head_grads):
+    if isinstance(heads, NDArray):
+        heads = [heads]
+        if head_grads is not None and not isinstance(head_grads, (list, tuple)):
+            head_grads = [head_grads]
+    if head_grads is None:
+        head_grads = [None] * len(heads)
+    elif len(head_grads) != len(heads):
+        raise MXNetError('heads and head_grads must be lists of the same length: %d vs %d'
+                         % (len(heads), len(head_grads)))
+    ts, gs = [], []
+    for h, g in zip(heads, head_grads):
+        t = h._t
+        if not t.requires_grad:
+            raise MXNetError('Cannot differentiate node because it is not in a computational '
+                             'graph. You need to set is_recording to true or use '
+                             'autograd.record() to save computational graphs for backward. If '
+                             'you want to differentiate the same graph twice, you need to pass '
+                             'retain_graph=True to backward.')
+        ts.append(t)
+        gs.append(torch.ones_like(t) if g is None else g._t)
+    return ts, gs
+
+
+def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
+    """Compute the gradients of heads w.r.t previously marked variables.
+
+    Parameters
+    ----------
+    heads: NDArray or list of NDArray
+        Output NDArray(s)
+    head_grads: NDArray or list of NDArray or None
+        Gradients with respect to heads.
+    train_mode: bool, optional
+        Whether to do backward for training or predicting.
+    """
+    ts, gs = _parse_head(heads, head_grads)
+    try:
+        torch.autograd.backward(ts, gs, retain_graph=retain_graph)
+    except RuntimeError as err:
+        if 'backward through the graph a second time' in str(err):
+            raise MXNetError('Cannot differentiate node because it is not in a computational '
+                             'graph (its graph was freed by an earlier backward). Pass '
+                             'retain_graph=True to differentiate the same graph twice.') from None
+        raise
+
+
+def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,
+         train_mode=True):
+    """Compute the gradients of heads w.r.t variables. Gradients will be
+    returned as new NDArrays instead of stored into `variable.grad`.
+    Supports recording gradient graph for computing higher order gradients.
+
+    Parameters
+    ----------
+    heads: NDArray or list of NDArray
+        Output NDArray(s)
+    variables: NDArray or list of NDArray
+        Input variables to compute gradients for.
+    head_grads: NDArray or list of NDArray or None
+        Gradients with respect to heads.
+    retain_graph: bool
+        Whether to keep computation graph to differentiate again, instead
+        of clearing history and release memory. Defaults to the same value
+        as create_graph.
+    create_graph: bool
+        Whether to record gradient graph for computing higher order
+    train_mode: bool, optional
+        Whether to do backward for training or prediction.
+
+    Returns
+    -------
+    NDArray or list of NDArray:
+        Gradients with respect to variables.
+    """
+    single = isinstance(variables, NDArray)
+    if single:
+        variables = [variables]
+    ts, gs = _parse_head(heads, head_grads)
+    if retain_graph is None:
+        retain_graph = create_graph
+    with torch.set_grad_enabled(create_graph):
+        res = torch.autograd.grad(ts, [v._t for v in variables], gs, retain_graph=retain_graph,
+                                  create_graph=create_graph, allow_unused=True)
+    out = [wrap(torch.zeros_like(v._t) if r is None else r) for v, r in zip(variables, res)]
+    return out[0] if single else out
+
+
+def get_symbol(x):
+    """Retrieve recorded computation history as `Symbol`."""
+    raise NotImplementedError('mx.autograd.get_symbol is not supported by mxcompat: the recorded '
+                              'history is a torch.autograd graph; use HybridBlock.export')
+
+
+class _FunctionBridge(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, func, *tensors):
+        ctx.mx_func = func
+        with _RecordingStateScope(False, None):
+            outputs = func.forward(*[wrap(t) for t in tensors])
+        single = isinstance(outputs, NDArray)
+        func._single = single
+        outs = (outputs,) if single else tuple(outputs)
+        return tuple(o._t for o in outs)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        func = ctx.mx_func
+        with _RecordingStateScope(False, None):
+            igrads = func.backward(*[wrap(g) for g in grads])
+        if isinstance(igrads, NDArray):
+            igrads = (igrads,)
+        return (None,) + tuple(None if g is None else g._t for g in igrads)
+
+
+class Function:
+    """Customize differentiation in autograd.
+
+    If you don't want to use the gradients computed by the default
+    chain-rule, you can use Function to customize differentiation for
+    computation. You define your computation in
+    the forward method and provide the customized differentiation
+    in the backward method. During gradient computation, autograd will
+    use the user-defined backward function instead of the default chain-rule.
+    You can also cast to numpy array and back for some operations in
+    forward and backward.
+
+    For example, a stable sigmoid function can be defined as::
+
+        class sigmoid(mx.autograd.Function):
+            def forward(self, x):
+                y = 1 / (1 + mx.nd.exp(-x))
+                self.save_for_backward(y)
+                return y
+
+            def backward(self, dy):
+                # backward takes as many inputs as forward's return value,
+                # and returns as many NDArrays as forward's arguments.
+                y, = self.saved_tensors
+                return dy * y * (1-y)
+    """
+    def __init__(self):
+        self._used = False
+        self.saved_tensors = ()
+        self._single = True
+
+    def save_for_backward(self, *args):
+        self.saved_tensors = args
+
+    def __call__(self, *inputs):
+        if self._used:
+            raise MXNetError('Each Function instance can only be called once. Please create '
+                             'another instance.')
+        self._used = True
+        for x in inputs:
+            if not isinstance(x, NDArray):
+                raise MXNetError('Function inputs must be NDArrays, got %s' % type(x).__name__)
+        outs = _FunctionBridge.apply(self, *[x._t for x in inputs])
+        outs = [wrap(t) for t in outs]
+        return outs[0] if self._single else outs
+
+    def forward(self, *inputs):
+        """Forward computation."""
+        raise NotImplementedError
+
+    def backward(self, *output_grads):
+        """Backward computation.
+
+        Takes as many inputs as forward's outputs,
+        and returns as many NDArrays as forward's inputs.
+        """
+        raise NotImplementedError

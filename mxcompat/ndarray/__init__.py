@@ -1,0 +1,12 @@
+"""NDArray API of MXNet (``mx.nd``)."""
+from . import _internal, contrib, linalg, op, random, sparse, image, utils
+from .ndarray import (NDArray, array, empty, zeros, ones, full, from_numpy, from_torch,
+                      from_dlpack, to_dlpack_for_read, to_dlpack_for_write, waitall, concatenate,
+                      moveaxis, onehot_encode)
+from .ndarray import _GRAD_REQ_MAP
+from .op import *  # noqa: F401,F403
+from .utils import save, load, load_frombuffer
+from ..base import DTYPE_NP_TO_MX as _DTYPE_NP_TO_MX, DTYPE_MX_TO_NP as _DTYPE_MX_TO_NP
+from . import fluent as _fluent
+
+_fluent.attach(NDArray, globals())

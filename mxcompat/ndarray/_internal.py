@@ -1,0 +1,5 @@
+"""Internal operators (names starting with '_'), generated from the operator table."""
+from .. import ops as _ops  # noqa: F401
+from .register import populate as _populate
+
+__all__ = _populate(globals(), '_internal')

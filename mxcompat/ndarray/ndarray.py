@@ -1,0 +1,821 @@
+"""NDArray: MXNet's n-dimensional array, a thin wrapper around one ``torch.Tensor``.
+
+The hot path of every operation is one Python call and one torch call: an NDArray holds its
+tensor in ``_t`` and nothing else is computed per operation. MXNet semantics that differ from
+torch's (dtype rules of scalar arithmetic, integer division, comparisons returning the input's
+dtype, legacy indexing that never yields 0-d arrays) are handled here.
+"""
+import ctypes
+
+import numpy as np
+import torch
+import torch.utils.dlpack
+
+from ..base import (MXNetError, numeric_types, integer_types, dtype_torch, dtype_np,
+                    torch_to_np_type, BFLOAT16_NP)
+from ..context import Context, current_context, context_of_device, torch_device, as_context
+
+__all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
+           'from_torch', 'from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'waitall',
+           'concatenate', 'moveaxis', 'onehot_encode']
+
+_INT_DTYPES = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
+                         torch.uint16, torch.uint32, torch.uint64, torch.bool])
+_GRAD_REQ_MAP = {'null': 0, 'write': 1, 'add': 3}
+
+
+class NDArray:
+    """An array object representing a multidimensional, homogeneous array of fixed-size items.
+
+    In mxcompat an NDArray wraps exactly one ``torch.Tensor`` (``to_torch()`` returns it
+    without a copy).
+    """
+    __slots__ = ('_t', '_ctx', '__weakref__')
+    # numpy defers binary operators with an NDArray on the right to NDArray's reflected ones
+    __array_priority__ = 1000.0
+
+    def __init__(self, handle, writable=True):
+        if not isinstance(handle, torch.Tensor):
+            raise MXNetError('NDArray(handle): handle must be a torch.Tensor; use mx.nd.array '
+                             'to make an NDArray from data')
+        self._t = handle
+
+    # ---------------------------------------------------------------- properties
+    @property
+    def shape(self):
+        """Tuple of array dimensions."""
+        return tuple(self._t.shape)
+
+    @property
+    def size(self):
+        """Number of elements in the array."""
+        return self._t.numel()
+
+    @property
+    def ndim(self):
+        """Number of array dimensions."""
+        return self._t.dim()
+
+    @property
+    def dtype(self):
+        """Data-type of the array's elements (a numpy type, e.g. ``numpy.float32``)."""
+        return torch_to_np_type(self._t.dtype)
+
+    @property
+    def context(self):
+        """Device context of the array."""
+        try:
+            return self._ctx
+        except AttributeError:
+            return context_of_device(self._t.device)
+
+    ctx = context
+
+    @property
+    def stype(self):
+        """Storage-type of the array: always 'default' (dense) in mxcompat."""
+        return 'default'
+
+    @property
+    def handle(self):
+        """Address of the array's data, as a ``ctypes.c_void_p``."""
+        return ctypes.c_void_p(self._t.data_ptr())
+
+    @property
+    def writable(self):
+        """Whether this array can be written to."""
+        return True
+
+    @property
+    def T(self):
+        """Returns a copy of the array with axes transposed (same as ``transpose()``)."""
+        if self._t.dim() < 2:
+            return self
+        return wrap(self._t.permute(*range(self._t.dim() - 1, -1, -1)).contiguous())
+
+    @property
+    def grad(self):
+        """Returns gradient buffer attached to this NDArray (None if none is attached)."""
+        g = self._t.grad
+        if g is None:
+            return None
+        return wrap(g)
+
+    # ---------------------------------------------------------------- conversion
+    def asnumpy(self):
+        """Returns a ``numpy.ndarray`` object with value copied from this array."""
+        t = self._t.detach()
+        if t.dtype is torch.bfloat16:
+            return t.view(torch.int16).cpu().numpy().view(BFLOAT16_NP).copy()
+        return t.cpu().numpy().copy()
+
+    def asscalar(self):
+        """Returns a scalar whose value is copied from this array (its shape must be (1,))."""
+        if self.shape != (1,):
+            raise ValueError('The current array is not a scalar')
+        return self.asnumpy()[0]
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.asnumpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def to_torch(self):
+        """The underlying ``torch.Tensor`` (no copy)."""
+        return self._t
+
+    def astype(self, dtype, copy=True):
+        """Returns a copy of the array after casting to a specified type.
+
+        Parameters
+        ----------
+        dtype : numpy.dtype or str
+            The type of the returned array.
+        copy : bool
+            Default `True`. By default, astype always returns a newly allocated ndarray on the
+            same context. If this is set to `False`, and the dtype requested is the same as the
+            ndarray's dtype, the ndarray is returned instead of a copy.
+        """
+        td = dtype_torch(dtype)
+        if not copy and td is self._t.dtype:
+            return self
+        return self._like(self._t.to(td, copy=True))
+
+    def copy(self):
+        """Makes a copy of this ``NDArray``, keeping the same context."""
+        return self._like(self._t.clone())
+
+    def copyto(self, other):
+        """Copies the value of this array to another array or to a context.
+
+        Parameters
+        ----------
+        other : NDArray or Context
+            The destination array or context.
+
+        Returns
+        -------
+        NDArray
+            The copied array. If ``other`` is an ``NDArray``, then the return value
+            and ``other`` will point to the same ``NDArray``.
+        """
+        if isinstance(other, NDArray):
+            if other._t is self._t:
+                import warnings
+                warnings.warn('You are attempting to copy an array to itself', RuntimeWarning)
+                return False
+            if other.shape != self.shape:
+                raise MXNetError('copyto: shape mismatch, source %s vs destination %s'
+                                 % (self.shape, other.shape))
+            with torch.no_grad():
+                other._t.copy_(self._t)
+            return other
+        if isinstance(other, Context):
+            out = wrap(self._t.detach().to(other.torch_device, copy=True))
+            if other.device_typeid != 2 and other.device_id != 0:
+                out._ctx = other
+            return out
+        raise TypeError('copyto does not support type ' + str(type(other)))
+
+    def as_in_context(self, context):
+        """Returns an array on the target device with the same value as this array.
+
+        If the target context is the same as ``self.context``, then ``self`` is returned.
+        Otherwise, a copy is made.
+        """
+        if self.context == context:
+            return self
+        return self.copyto(context)
+
+    def as_nd_ndarray(self):
+        """This function is a no-op in the legacy (mx.nd) array interface."""
+        return self
+
+    def as_np_ndarray(self):
+        raise NotImplementedError('NDArray.as_np_ndarray: the mx.np interface is not supported '
+                                  'by mxcompat')
+
+    def tostype(self, stype):
+        """Return a copy of the array with chosen storage type ('default' only in mxcompat)."""
+        if stype == 'default':
+            return self.copy()
+        raise NotImplementedError("NDArray.tostype('%s'): sparse storage is not supported by "
+                                  'mxcompat' % stype)
+
+    def detach(self):
+        """Returns a new NDArray, detached from the current graph."""
+        return self._like(self._t.detach())
+
+    def wait_to_read(self):
+        """Waits until all previous write operations on the current array are finished."""
+        if self._t.is_cuda:
+            torch.cuda.synchronize(self._t.device)
+
+    wait_to_write = wait_to_read
+
+    def to_dlpack_for_read(self):
+        """Returns a reference view of NDArray that represents as DLManagedTensor."""
+        return torch.utils.dlpack.to_dlpack(self._t.detach())
+
+    to_dlpack_for_write = to_dlpack_for_read
+
+    def __dlpack__(self, stream=None, **kwargs):
+        return self._t.detach().__dlpack__(stream=stream, **kwargs) if stream is not None \
+            else self._t.detach().__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._t.__dlpack_device__()
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        args = _unwrap_tree(args)
+        kwargs = _unwrap_tree(kwargs) if kwargs else {}
+        return func(*args, **kwargs)
+
+    def _like(self, t):
+        """Wrap ``t`` keeping this array's context."""
+        out = NDArray.__new__(NDArray)
+        out._t = t
+        try:
+            out._ctx = self._ctx
+        except AttributeError:
+            pass
+        return out
+
+    # ---------------------------------------------------------------- autograd
+    def attach_grad(self, grad_req='write', stype=None):
+        """Attach a gradient buffer to this NDArray, so that `backward` can compute gradient
+        with respect to it.
+
+        Parameters
+        ----------
+        grad_req : {'write', 'add', 'null'}
+            How gradient will be accumulated.
+            - 'write': gradient will be overwritten on every backward.
+            - 'add': gradient will be added to existing value on every backward.
+            - 'null': do not compute gradient for this NDArray.
+        stype : str, optional
+            The storage type of the gradient array. Defaults to the same stype of this NDArray.
+        """
+        from .. import autograd
+        if stype not in (None, 'default'):
+            raise NotImplementedError("attach_grad(stype='%s'): sparse gradients are not "
+                                      'supported by mxcompat' % stype)
+        autograd.mark_variables([self], [None], grad_req)
+
+    def backward(self, out_grad=None, retain_graph=False, train_mode=True):
+        """Compute the gradients of this NDArray w.r.t variables.
+
+        Parameters
+        ----------
+        out_grad : NDArray, optional
+            Gradient with respect to head.
+        retain_graph : bool, optional
+            Whether to retain the computaion graph for another backward
+            pass on the same graph. By default the computaion history
+            is cleared.
+        train_mode : bool, optional
+            Whether to compute gradient for training or inference.
+        """
+        from .. import autograd
+        autograd.backward([self], None if out_grad is None else [out_grad],
+                          retain_graph=retain_graph, train_mode=train_mode)
+
+    # ---------------------------------------------------------------- python protocol
+    def __repr__(self):
+        shape_info = 'x'.join(str(x) for x in self.shape)
+        return '\n%s\n<%s %s @%s>' % (str(self.asnumpy()), self.__class__.__name__,
+                                      shape_info, self.context)
+
+    __str__ = __repr__
+
+    def __len__(self):
+        if self._t.dim() == 0:
+            raise TypeError('len() of unsized object')
+        return self._t.shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __bool__(self):
+        num = self._t.numel()
+        if num == 0:
+            return False
+        if num == 1:
+            return bool(self._t.item())
+        raise ValueError('The truth value of an NDArray with multiple elements is ambiguous.')
+
+    __nonzero__ = __bool__
+    __hash__ = object.__hash__
+
+    def __getstate__(self):
+        return {'array': self.asnumpy(), 'ctx': str(self.context)}
+
+    def __setstate__(self, state):
+        a = state['array']
+        self._t = torch.from_numpy(np.ascontiguousarray(a))
+
+    def __reduce__(self):
+        return (_rebuild, (self.asnumpy(),))
+
+    # ---------------------------------------------------------------- arithmetic
+    def __add__(self, other):
+        return _binary(self, other, torch.add, torch.add)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return _binary(self, other, torch.sub, torch.sub)
+
+    def __rsub__(self, other):
+        return _rscalar(self, other, torch.sub)
+
+    def __mul__(self, other):
+        return _binary(self, other, torch.mul, torch.mul)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        t = self._t
+        if t.dtype in _INT_DTYPES:
+            return _binary(self, other, _int_div, _int_div)
+        return _binary(self, other, torch.div, torch.div)
+
+    __div__ = __truediv__
+
+    def __rtruediv__(self, other):
+        if self._t.dtype in _INT_DTYPES:
+            return _rscalar(self, other, _int_div)
+        return _rscalar(self, other, torch.div)
+
+    __rdiv__ = __rtruediv__
+
+    def __mod__(self, other):
+        return _binary(self, other, _mod, _mod)
+
+    def __rmod__(self, other):
+        return _rscalar(self, other, _mod)
+
+    def __pow__(self, other):
+        return _binary(self, other, torch.pow, torch.pow)
+
+    def __rpow__(self, other):
+        return _rscalar(self, other, torch.pow)
+
+    def __neg__(self):
+        return self._like(torch.neg(self._t))
+
+    def __abs__(self):
+        return self._like(torch.abs(self._t))
+
+    def __pos__(self):
+        return self
+
+    def __iadd__(self, other):
+        return _inplace(self, other, torch.Tensor.add_)
+
+    def __isub__(self, other):
+        return _inplace(self, other, torch.Tensor.sub_)
+
+    def __imul__(self, other):
+        return _inplace(self, other, torch.Tensor.mul_)
+
+    def __itruediv__(self, other):
+        if self._t.dtype in _INT_DTYPES:
+            res = _binary(self, other, _int_div, _int_div)
+            with torch.no_grad():
+                self._t.copy_(res._t)
+            return self
+        return _inplace(self, other, torch.Tensor.div_)
+
+    __idiv__ = __itruediv__
+
+    def __imod__(self, other):
+        res = _binary(self, other, _mod, _mod)
+        with torch.no_grad():
+            self._t.copy_(res._t)
+        return self
+
+    def __eq__(self, other):
+        return _compare(self, other, torch.eq)
+
+    def __ne__(self, other):
+        return _compare(self, other, torch.ne)
+
+    def __gt__(self, other):
+        return _compare(self, other, torch.gt)
+
+    def __ge__(self, other):
+        return _compare(self, other, torch.ge)
+
+    def __lt__(self, other):
+        return _compare(self, other, torch.lt)
+
+    def __le__(self, other):
+        return _compare(self, other, torch.le)
+
+    # ---------------------------------------------------------------- indexing
+    def __getitem__(self, key):
+        """x.__getitem__(i) <=> x[i]: basic and advanced indexing as in MXNet 1.x.
+
+        Integer indexing that would remove every axis returns shape (1,), as MXNet 1.x does.
+        """
+        t = self._t
+        if type(key) is int:
+            if t.dim() == 1:
+                n = t.shape[0]
+                if key < -n or key >= n:
+                    raise IndexError('index %d is out of bounds for axis 0 with size %d'
+                                     % (key, n))
+                return self._like(t[key:key + 1] if key != -1 else t[key:])
+            return self._like(t[key])
+        key = _convert_key(key, t)
+        r = t[key]
+        if r.dim() == 0:
+            r = r.reshape(1)
+        return self._like(r)
+
+    def __setitem__(self, key, value):
+        """x.__setitem__(i, y) <=> x[i]=y: sets values of an NDArray at index i."""
+        t = self._t
+        if isinstance(value, NDArray):
+            value = value._t
+        elif isinstance(value, np.ndarray):
+            value = torch.from_numpy(np.ascontiguousarray(value)).to(t.dtype)
+        elif isinstance(value, (list, tuple)):
+            value = torch.tensor(value, dtype=t.dtype)
+        elif isinstance(value, torch.Tensor):
+            pass
+        elif isinstance(value, numeric_types):
+            if t.dtype in _INT_DTYPES and isinstance(value, (float, np.floating)):
+                value = int(value)
+        else:
+            raise TypeError('NDArray does not support assignment with %s of type %s'
+                            % (str(value), str(type(value))))
+        if not (type(key) is slice and key == slice(None)):
+            key = _convert_key(key, t)
+        else:
+            key = Ellipsis
+        if isinstance(value, torch.Tensor) and value.device != t.device:
+            value = value.to(t.device)
+        if t.requires_grad and (t.is_leaf or not torch.is_grad_enabled()):
+            with torch.no_grad():
+                t[key] = value
+        else:
+            t[key] = value
+
+    # ---------------------------------------------------------------- shape
+    def reshape(self, *shape, **kwargs):
+        """Returns a **view** of this array with a new shape without altering any data.
+
+        Parameters
+        ----------
+        shape : tuple of int, or n ints
+            The new shape should not change the array size. MXNet's special values are
+            supported: 0 copies the dimension, -1 infers it, -2 copies all remaining
+            dimensions, -3 merges two dimensions, -4 splits one into the two that follow.
+        reverse : bool, default False
+            If true then the special values are inferred from right to left.
+        """
+        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = shape[0]
+        elif not shape:
+            shape = kwargs.pop('shape', None)
+            if shape is None:
+                raise TypeError('reshape() missing 1 required positional argument: shape')
+        reverse = kwargs.pop('reverse', False)
+        if kwargs:
+            raise TypeError('Got unknown keywords in reshape: %s. Accepted keyword arguments '
+                            'are \'shape\' and \'reverse\'.' % ', '.join(kwargs))
+        from ..ops.shape_rules import infer_reshape
+        new_shape = infer_reshape(tuple(self._t.shape), tuple(shape), reverse)
+        return self._like(self._t.reshape(new_shape))
+
+    def broadcast_to(self, shape):
+        """Broadcasts the input array to a new shape (0 keeps a dimension)."""
+        cur = tuple(self._t.shape)
+        shape = tuple(shape)
+        if len(shape) < len(cur):
+            raise ValueError('Cannot broadcast array of shape %s to %s' % (cur, shape))
+        err = ValueError('operands could not be broadcast together with remapped shapes'
+                         '[original->remapped]: %s and requested shape %s' % (cur, shape))
+        cur = (1,) * (len(shape) - len(cur)) + cur
+        target = tuple(c if s == 0 else s for c, s in zip(cur, shape))
+        if any(c != 1 and c != s for c, s in zip(cur, target)):
+            raise err
+        return self._like(self._t.reshape(cur).expand(target).contiguous())
+
+    def broadcast_like(self, other):
+        """Broadcasts the input array to the shape of other."""
+        return self.broadcast_to(other.shape)
+
+
+def _rebuild(a):
+    return array(a, dtype=a.dtype)
+
+
+def wrap(t):
+    """Wrap a ``torch.Tensor`` as an NDArray without copying."""
+    out = NDArray.__new__(NDArray)
+    out._t = t
+    return out
+
+
+def _unwrap_tree(x):
+    if isinstance(x, NDArray):
+        return x._t
+    if isinstance(x, (list, tuple)):
+        return type(x)(_unwrap_tree(i) for i in x)
+    if isinstance(x, dict):
+        return {k: _unwrap_tree(v) for k, v in x.items()}
+    return x
+
+
+# -------------------------------------------------------------------- arithmetic helpers
+def _scalar(t, s):
+    """MXNet casts a scalar operand to the array's dtype before computing."""
+    if t.dtype in _INT_DTYPES and type(s) is not int:
+        if isinstance(s, (bool, np.bool_)):
+            return int(s)
+        return int(s)  # C-style truncation toward zero, as DType(scalar) does
+    return s
+
+
+def _check_dtypes(a, b, opname):
+    if a.dtype is not b.dtype:
+        raise MXNetError('%s: incompatible dtypes of operands: expected %s, got %s; cast one '
+                         'with astype()' % (opname, torch_to_np_type(a.dtype).__name__,
+                                            torch_to_np_type(b.dtype).__name__))
+
+
+def _binary(self, other, tensor_fn, scalar_fn):
+    t = self._t
+    if isinstance(other, NDArray):
+        o = other._t
+        if o.dtype is not t.dtype:
+            _check_dtypes(t, o, tensor_fn.__name__)
+        return self._like(tensor_fn(t, o))
+    if isinstance(other, numeric_types):
+        return self._like(scalar_fn(t, _scalar(t, other)))
+    if isinstance(other, torch.Tensor):
+        return self._like(tensor_fn(t, other))
+    return NotImplemented
+
+
+def _rscalar(self, other, fn):
+    t = self._t
+    if isinstance(other, numeric_types):
+        return self._like(fn(torch.full_like(t, _scalar(t, other)), t))
+    if isinstance(other, NDArray):
+        return self._like(fn(other._t, t))
+    return NotImplemented
+
+
+def _int_div(a, b):
+    if isinstance(b, torch.Tensor) or isinstance(a, torch.Tensor) and a.dtype in _INT_DTYPES:
+        return torch.div(a, b, rounding_mode='trunc')
+    return torch.div(a, b)
+
+
+def _mod(a, b):
+    if isinstance(b, torch.Tensor):
+        zero = b == 0
+        if zero.any():
+            safe = torch.where(zero, torch.ones_like(b), b)
+            return torch.where(zero, torch.zeros_like(a), torch.remainder(a, safe))
+        return torch.remainder(a, b)
+    if b == 0:
+        return torch.zeros_like(a)
+    return torch.remainder(a, b)
+
+
+def _inplace(self, other, fn):
+    t = self._t
+    if isinstance(other, NDArray):
+        other = other._t
+        if other.dtype is not t.dtype:
+            _check_dtypes(t, other, fn.__name__)
+    elif isinstance(other, numeric_types):
+        other = _scalar(t, other)
+    elif not isinstance(other, torch.Tensor):
+        raise TypeError('type %s not supported' % str(type(other)))
+    if t.requires_grad and t.is_leaf:
+        with torch.no_grad():
+            fn(t, other)
+    else:
+        fn(t, other)
+    return self
+
+
+def _compare(self, other, fn):
+    t = self._t
+    if isinstance(other, NDArray):
+        return self._like(fn(t, other._t).to(t.dtype))
+    if isinstance(other, numeric_types):
+        return self._like(fn(t, _scalar(t, other)).to(t.dtype))
+    if other is None:
+        return False if fn is torch.eq else (True if fn is torch.ne else NotImplemented)
+    return NotImplemented
+
+
+def _convert_key(key, t):
+    """Translate an MXNet index key into a torch one (NDArray and float indices -> int64)."""
+    if isinstance(key, tuple):
+        return tuple(_convert_key_item(k, t) for k in key)
+    return _convert_key_item(key, t)
+
+
+def _convert_key_item(k, t):
+    if isinstance(k, NDArray):
+        k = k._t
+    elif isinstance(k, np.ndarray):
+        k = torch.from_numpy(k)
+    elif isinstance(k, list):
+        k = torch.tensor(k)
+    elif isinstance(k, integer_types) and not isinstance(k, int):
+        return int(k)
+    if isinstance(k, torch.Tensor):
+        if k.dtype is torch.bool:
+            return k.to(t.device)
+        if k.dtype is not torch.int64:
+            k = k.to(torch.int64)
+        return k.to(t.device)
+    return k
+
+
+# -------------------------------------------------------------------- creation
+def _device_and_ctx(ctx):
+    if ctx is None:
+        ctx = current_context()
+    elif not isinstance(ctx, Context):
+        ctx = as_context(ctx)
+    return ctx.torch_device, ctx
+
+
+def _on_ctx(t, ctx):
+    out = wrap(t)
+    if ctx.device_typeid != 2 and ctx.device_id != 0:
+        out._ctx = ctx
+    return out
+
+
+def _tensor_from_source(source, dtype):
+    if isinstance(source, np.ndarray):
+        return torch.from_numpy(np.array(source, dtype=dtype_np(dtype), copy=True))
+    return torch.from_numpy(np.array(source, dtype=dtype_np(dtype)))
+
+
+def array(source_array, ctx=None, dtype=None):
+    """Creates an array from any object exposing the array interface.
+
+    Parameters
+    ----------
+    source_array : array_like
+        An object exposing the array interface, an object whose `__array__`
+        method returns an array, or any (nested) sequence.
+    ctx : Context, optional
+        Device context (default is the current default context).
+    dtype : str or numpy.dtype, optional
+        The data type of the output array. The default dtype is ``source_array.dtype``
+        if `source_array` is an `NDArray`, `float32` otherwise.
+
+    Returns
+    -------
+    NDArray
+        An `NDArray` with the same contents as the `source_array`.
+    """
+    dev, ctx = _device_and_ctx(ctx)
+    if isinstance(source_array, NDArray):
+        t = source_array._t.detach()
+        td = t.dtype if dtype is None else dtype_torch(dtype)
+        return _on_ctx(t.to(device=dev, dtype=td, copy=True), ctx)
+    if isinstance(source_array, torch.Tensor):
+        td = torch.float32 if dtype is None else dtype_torch(dtype)
+        return _on_ctx(source_array.detach().to(device=dev, dtype=td, copy=True), ctx)
+    if dtype is None:
+        dtype = np.float32
+    try:
+        t = _tensor_from_source(source_array, dtype)
+    except (TypeError, ValueError) as err:
+        raise TypeError('source_array must be array like object: %s' % err) from None
+    if dev.type != 'cpu':
+        t = t.to(dev)
+    return _on_ctx(t, ctx)
+
+
+def empty(shape, ctx=None, dtype=None, stype=None):
+    """Returns a new array of given shape and type, without initializing entries."""
+    return zeros(shape, ctx, dtype, stype)
+
+
+def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
+    """Returns a new array filled with all zeros, with the given shape and type.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The shape of the empty array.
+    ctx : Context, optional
+        An optional device context (default is the current default context).
+    dtype : str or numpy.dtype, optional
+        An optional value type (default is `float32`).
+    """
+    return full(shape, 0, ctx, dtype, stype)
+
+
+def ones(shape, ctx=None, dtype=None, stype=None, **kwargs):
+    """Returns a new array filled with all ones, with the given shape and type."""
+    return full(shape, 1, ctx, dtype, stype)
+
+
+def full(shape, val, ctx=None, dtype=np.float32, out=None, stype=None):
+    """Returns a new array of given shape and type, filled with the given value `val`.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The shape of the new array.
+    val : scalar
+        Fill value.
+    ctx : Context, optional
+        Device context (default is the current default context).
+    dtype : `str` or `numpy.dtype`, optional
+        The data type of the returned `NDArray`. The default datatype is `float32`.
+    out : NDArray, optional
+        The output NDArray (default is `None`).
+    """
+    if stype not in (None, 'default'):
+        raise NotImplementedError("mx.nd.full(stype='%s'): sparse storage is not supported by "
+                                  'mxcompat' % stype)
+    if out is not None:
+        out[:] = val
+        return out
+    if isinstance(shape, integer_types):
+        shape = (int(shape),)
+    dev, ctx = _device_and_ctx(ctx)
+    td = torch.float32 if dtype is None else dtype_torch(dtype)
+    return _on_ctx(torch.full(tuple(shape), val, dtype=td, device=dev), ctx)
+
+
+def from_numpy(ndarray, zero_copy=True, array_cls=NDArray):
+    """Returns an MXNet's NDArray backed by numpy's ndarray (shares memory when possible)."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError('from_numpy: expected a numpy.ndarray, got %s' % type(ndarray))
+    if zero_copy and ndarray.flags['C_CONTIGUOUS'] and ndarray.flags['WRITEABLE']:
+        return wrap(torch.from_numpy(ndarray))
+    return wrap(torch.from_numpy(np.array(ndarray, copy=True, order='C')))
+
+
+def from_torch(tensor):
+    """Wrap a ``torch.Tensor`` as an NDArray without copying (they share memory)."""
+    if not isinstance(tensor, torch.Tensor):
+        raise TypeError('from_torch: expected a torch.Tensor, got %s' % type(tensor))
+    return wrap(tensor)
+
+
+def from_dlpack(dlpack):
+    """Returns a NDArray backed by a dlpack tensor (a PyCapsule or an object with
+    ``__dlpack__``)."""
+    return wrap(torch.utils.dlpack.from_dlpack(dlpack))
+
+
+def to_dlpack_for_read(data):
+    """Returns a reference view of NDArray that represents as DLManagedTensor until
+    all previous write operations on the current array are finished."""
+    return data.to_dlpack_for_read()
+
+
+def to_dlpack_for_write(data):
+    """Returns a reference view of NDArray that represents as DLManagedTensor until
+    all previous read/write operations on the current array are finished."""
+    return data.to_dlpack_for_write()
+
+
+def waitall():
+    """Wait for all async operations to finish in MXNet (synchronises CUDA streams)."""
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        torch.cuda.synchronize()
+
+
+def concatenate(arrays, axis=0, always_copy=True):
+    """DEPRECATED, use ``concat`` instead."""
+    if not arrays:
+        raise ValueError('concatenate: arrays must not be empty')
+    if not always_copy and len(arrays) == 1:
+        return arrays[0]
+    return arrays[0]._like(torch.cat([a._t for a in arrays], dim=axis))
+
+
+def moveaxis(tensor, source, destination):
+    """Moves the `source` axis into the `destination` position while leaving the other axes in
+    their original order."""
+    return tensor._like(torch.movedim(tensor._t, source, destination).contiguous())
+
+
+def onehot_encode(indices, out):
+    """One-hot encoding indices into matrix out (DEPRECATED: use one_hot)."""
+    depth = out.shape[1]
+    res = torch.nn.functional.one_hot(indices._t.long(), depth).to(out._t.dtype)
+    out[:] = wrap(res)
+    return out
+

@@ -1,0 +1,233 @@
+"""Generate the ``mx.nd`` functions from the operator table.
+
+Each operator becomes a Python function with MXNet's signature (inputs, then parameters, then
+``out`` and ``name``), written out as source and compiled once, so that a call costs one Python
+frame plus the torch call: inputs are unwrapped with ``x._t`` inside a zero-cost ``try``, and
+parameters are only converted when their kind needs it.
+"""
+import keyword
+
+import torch
+
+from ..base import MXNetError, REQUIRED
+from ..ops import registry
+from .ndarray import NDArray, wrap
+
+__all__ = ['make_function', 'namespace_of']
+
+_CREATION_PARAMS = ('ctx',)
+
+
+def _bad_input(opname, argname, value):
+    if value is None:
+        raise MXNetError('Operator %s: required input %s is missing' % (opname, argname))
+    if isinstance(value, torch.Tensor):
+        return value
+    raise MXNetError('Operator %s: argument %s must be an NDArray, got %s; wrap data with '
+                     'mx.nd.array()' % (opname, argname, type(value).__name__))
+
+
+def _in_opt(opname, argname, value):
+    if value is None:
+        return None
+    try:
+        return value._t
+    except AttributeError:
+        return _bad_input(opname, argname, value)
+
+
+def _bad_param(op, pname, value, err):
+    if value is REQUIRED:
+        kind = op.params[pname][0]
+        return MXNetError('Required parameter %s of %s is not presented, in operator '
+                          '%s(name="")' % (pname, kind.name, op.name))
+    return MXNetError('Invalid parameter %s=%r for operator %s: %s' % (pname, value, op.name, err))
+
+
+def _bad_kwargs(op, kwargs):
+    name = next(iter(kwargs))
+    return registry.unknown_argument(op, name)
+
+
+def _write_out(out, res):
+    """Write results into the arrays given as ``out=`` and return them."""
+    if isinstance(res, (tuple, list)):
+        outs = out if isinstance(out, (list, tuple)) else [out]
+        for o, r in zip(outs, res):
+            _assign(o, r)
+        return out
+    _assign(out, res)
+    return out
+
+
+def _assign(o, r):
+    t = o._t
+    if t is r:
+        return
+    if tuple(t.shape) != tuple(r.shape):
+        raise MXNetError('out= array has shape %s but the result has shape %s'
+                         % (tuple(t.shape), tuple(r.shape)))
+    if t.requires_grad or r.requires_grad and not torch.is_grad_enabled():
+        with torch.no_grad():
+            t.copy_(r)
+    else:
+        t.copy_(r)
+
+
+def _wrap_multi(res, nvis):
+    if nvis == 1:
+        return wrap(res[0])
+    return [wrap(r) for r in res[:nvis]]
+
+
+def _safe(name):
+    return name + '_' if keyword.iskeyword(name) else name
+
+
+def make_function(op, func_name):
+    """Build the mx.nd function for ``op`` under the name ``func_name``."""
+    g = {'_fn': op.fn, '_op': op, '_wrap': wrap, '_REQ': REQUIRED, '_bad_input': _bad_input,
+         '_in_opt': _in_opt, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
+         '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
+         '_NDArray': NDArray}
+    sig, body = [], []
+    call_args = []
+    if op.variadic:
+        vname = _safe(op.inputs[0][1:])
+        sig.append('*' + vname)
+        body.append('    try:')
+        body.append('        _ts = [_x._t for _x in %s]' % vname)
+        body.append('    except AttributeError:')
+        body.append('        _ts = [_in_opt(%r, %r, _x) for _x in %s]' % (op.name, vname, vname))
+        call_args.append('*_ts')
+    else:
+        names = [_safe(n) for n in op.inputs]
+        for n in names:
+            sig.append('%s=None' % n)
+        if names:
+            body.append('    try:')
+            first = names[0]
+            body.append('        _a0 = %s._t' % first)
+            for i, n in enumerate(names[1:], 1):
+                body.append('        _a%d = %s._t if %s is not None else None' % (i, n, n))
+            body.append('    except AttributeError:')
+            body.append('        _a0 = _bad_input(%r, %r, %s) if %s is None else _in_opt(%r, %r, %s)'
+                        % (op.name, op.inputs[0], first, first, op.name, op.inputs[0], first))
+            for i, n in enumerate(names[1:], 1):
+                body.append('        _a%d = _in_opt(%r, %r, %s)' % (i, op.name, op.inputs[i], n))
+            call_args.extend('_a%d' % i for i in range(len(names)))
+    conv_lines = []
+    for pname, (kind, default) in op.params.items():
+        p = _safe(pname)
+        if op.variadic and pname == (op.key_var_num_args or 'num_args'):
+            sig.append('%s=None' % p)
+            conv_lines.append('        %s = len(_ts)' % p)
+            call_args.append('%s=%s' % (pname, p))
+            continue
+        dname = '_d_' + p
+        g[dname] = default
+        g['_c_' + p] = kind.convert
+        sig.append('%s=%s' % (p, dname))
+        if default is REQUIRED:
+            conv_lines.append('        if %s is _REQ: raise _bad_param(_op, %r, _REQ, None)'
+                              % (p, pname))
+        if kind is not registry.Any:
+            if default is None:
+                conv_lines.append('        if %s is not None: %s = _c_%s(%s)' % (p, p, p, p))
+            else:
+                conv_lines.append('        if %s is not %s: %s = _c_%s(%s)' % (p, dname, p, p, p))
+        call_args.append('%s=%s' % (pname, p))
+    sig += ['out=None', 'name=None', '**kwargs']
+    body.append('    if kwargs:')
+    body.append('        kwargs.pop("attr", None)')
+    body.append('        if kwargs: raise _bad_kwargs(_op, kwargs)')
+    if conv_lines:
+        body.append('    try:')
+        body.extend(conv_lines)
+        body.append('    except ValueError as _e:')
+        body.append('        raise _bad_param(_op, _e.args[1], _e.args[2], _e.args[0]) from None')
+    body.append('    _r = _fn(%s)' % ', '.join(call_args))
+    body.append('    if out is not None: return _write_out(out, _r)')
+    nout = op.num_outputs
+    nvis = op.num_visible_outputs
+    if nout == 1 and nvis in (None, 1):
+        body.append('    if type(_r) is tuple: return _wrap(_r[0])')
+        body.append('    return _wrap(_r)')
+    else:
+        body.append('    if not isinstance(_r, (tuple, list)): return _wrap(_r)')
+        if nvis is None:
+            body.append('    return _wrap_multi(_r, len(_r))')
+        elif callable(nvis):
+            g['_nvis'] = nvis
+            body.append('    return _wrap_multi(_r, _nvis(%s))' % _params_dict(op))
+        else:
+            body.append('    return _wrap_multi(_r, %d)' % nvis)
+    src = 'def %s(%s):\n%s\n' % (func_name, ', '.join(sig), '\n'.join(body))
+    # parameter conversion errors must name the parameter: wrap each converter
+    for pname in op.params:
+        key = '_c_' + _safe(pname)
+        if key in g:
+            g[key] = _naming_converter(g[key], pname)
+    exec(compile(src, '<mx.nd.%s>' % func_name, 'exec'), g)
+    fn = g[func_name]
+    fn.__doc__ = op.doc
+    fn.__module__ = 'mxcompat.ndarray'
+    fn.__qualname__ = func_name
+    return fn
+
+
+def _params_dict(op):
+    return '{%s}' % ', '.join('%r: %s' % (p, _safe(p)) for p in op.params)
+
+
+def _naming_converter(conv, pname):
+    def convert(v):
+        try:
+            return conv(v)
+        except (ValueError, TypeError) as err:
+            raise ValueError(str(err), pname, v) from None
+    return convert
+
+
+# MXNet puts operators into sub-namespaces by name prefix
+_PREFIXES = (('_contrib_', 'contrib'), ('_linalg_', 'linalg'), ('_sparse_', 'sparse'),
+             ('_image_', 'image'), ('_random_', 'random'))
+
+
+def namespace_of(name):
+    """(namespace, public name) of an operator name, following MXNet's prefix rules.
+
+    namespace is one of 'op' (top level), '_internal', 'contrib', 'linalg', 'sparse', 'image',
+    'random'.
+    """
+    for prefix, ns in _PREFIXES:
+        if name.startswith(prefix):
+            return ns, name[len(prefix):]
+    if name.startswith('_'):
+        return '_internal', name
+    return 'op', name
+
+
+_NAMESPACES = None
+
+
+def functions(namespace):
+    """{public name: function} of one namespace ('op', '_internal', 'contrib', ...)."""
+    global _NAMESPACES
+    if _NAMESPACES is None:
+        spaces = {}
+        for name, op in registry.all_ops().items():
+            ns, public = namespace_of(name)
+            spaces.setdefault(ns, {})[public] = make_function(op, public)
+            if ns != '_internal' and name.startswith('_'):
+                # MXNet also keeps every prefixed operator reachable in _internal
+                spaces.setdefault('_internal', {})[name] = spaces[ns][public]
+        _NAMESPACES = spaces
+    return _NAMESPACES.get(namespace, {})
+
+
+def populate(module_globals, namespace):
+    """Put the generated functions of ``namespace`` into a module's globals; returns names."""
+    fns = functions(namespace)
+    module_globals.update(fns)
+    return sorted(fns)

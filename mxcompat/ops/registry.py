@@ -1,0 +1,196 @@
+"""THE operator table.
+
+Each MXNet operator is registered exactly once, here, with:
+
+* its MXNet name and aliases (``FullyConnected``, ``broadcast_plus`` = ``broadcast_add``, ...);
+* its inputs, in MXNet's order (a leading ``*`` marks a variadic input, as in ``Concat``);
+  names listed in ``aux`` are auxiliary states (BatchNorm's moving statistics);
+* its parameters with MXNet's kinds and defaults (``REQUIRED`` for a parameter without one);
+* a torch implementation: ``fn(*input_tensors, **params) -> Tensor | tuple of Tensors``.
+  Inputs that are absent arrive as ``None``; parameters arrive converted to Python values.
+
+``mx.nd.X``, ``mx.sym.X``, the ``F`` of ``hybrid_forward`` and the symbol-JSON loader are all
+generated from these entries; nothing else defines an operator.
+"""
+from ..base import (REQUIRED, to_int, to_float, to_bool, to_str, to_shape, to_float_tuple,
+                    to_dtype, to_any, optional, MXNetError)
+
+__all__ = ['OpDef', 'register', 'get', 'all_ops', 'REQUIRED', 'Int', 'Float', 'Bool', 'Str',
+           'Shape', 'FloatTuple', 'DType', 'Any', 'Opt']
+
+
+class Kind:
+    """A parameter kind: a converter from Python values and MXNet attribute strings."""
+    __slots__ = ('name', 'convert')
+
+    def __init__(self, name, convert):
+        self.name = name
+        self.convert = convert
+
+    def __repr__(self):
+        return self.name
+
+
+Int = Kind('int', to_int)
+Float = Kind('float', to_float)
+Bool = Kind('boolean', to_bool)
+Str = Kind('string', to_str)
+Shape = Kind('Shape(tuple)', to_shape)
+FloatTuple = Kind('tuple of <float>', to_float_tuple)
+DType = Kind('dtype', to_dtype)
+Any = Kind('any', to_any)
+
+
+def Opt(kind):
+    """The same kind, also accepting None."""
+    return Kind(kind.name + ' or None', optional(kind.convert))
+
+
+def Enum(*choices):
+    """A string parameter restricted to ``choices`` (MXNet's enum parameters)."""
+    def convert(v):
+        if v is None and None in choices:
+            return None
+        s = to_str(v) if not isinstance(v, str) else v
+        s = s.strip().strip("'\"")
+        if s not in choices:
+            raise ValueError('expected one of %s, got %r'
+                             % (', '.join(repr(c) for c in choices if c is not None), v))
+        return s
+    return Kind('{%s}' % ', '.join(repr(c) for c in choices), convert)
+
+
+class OpDef:
+    """One operator of the table. See the module docstring."""
+    __slots__ = ('name', 'fn', 'inputs', 'params', 'aliases', 'aux', 'num_outputs',
+                 'num_visible_outputs', 'output_names', 'variadic', 'doc', 'key_var_num_args',
+                 'input_rule', 'infer_shape', 'differentiable', 'mutate')
+
+    def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
+                 output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
+                 mutate):
+        self.name = name
+        self.fn = fn
+        self.inputs = tuple(inputs)
+        self.variadic = bool(self.inputs) and self.inputs[0].startswith('*')
+        self.params = params
+        self.aliases = tuple(aliases)
+        self.aux = tuple(aux)
+        self.num_outputs = num_outputs
+        self.num_visible_outputs = num_visible_outputs
+        self.output_names = output_names
+        self.doc = doc
+        self.key_var_num_args = key_var_num_args
+        self.input_rule = input_rule
+        self.infer_shape = infer_shape
+        self.differentiable = differentiable
+        self.mutate = mutate
+
+    def convert_params(self, kwargs):
+        """Convert raw parameter values (Python values or attribute strings) to their kinds,
+        filling in defaults. Raises MXNetError naming the operator and the argument."""
+        out = {}
+        for pname, (kind, default) in self.params.items():
+            if pname in kwargs and kwargs[pname] is not None:
+                try:
+                    out[pname] = kind.convert(kwargs[pname])
+                except (ValueError, TypeError) as err:
+                    raise MXNetError('Invalid parameter %s=%r for operator %s: %s'
+                                     % (pname, kwargs[pname], self.name, err)) from None
+            elif default is REQUIRED:
+                raise MXNetError('Required parameter %s of %s is not presented, in operator '
+                                 '%s(name="")' % (pname, kind.name, self.name))
+            else:
+                out[pname] = default
+        for pname in kwargs:
+            if pname not in self.params:
+                raise unknown_argument(self, pname)
+        return out
+
+    def list_inputs(self, attrs):
+        """Input names for given (converted) parameters, as ``list_arguments`` shows them."""
+        if self.input_rule is not None:
+            return list(self.input_rule(attrs))
+        if self.variadic:
+            n = attrs.get(self.key_var_num_args or 'num_args', 0) or 0
+            base = self.inputs[0][1:]
+            return ['%s%d' % (base, i) for i in range(n)]
+        return list(self.inputs)
+
+    def outputs(self, attrs):
+        """Number of outputs the implementation returns for given parameters."""
+        n = self.num_outputs
+        return n(attrs) if callable(n) else n
+
+    def visible_outputs(self, attrs):
+        """Number of outputs visible to the user (MXNet hides e.g. BatchNorm's saved stats)."""
+        n = self.num_visible_outputs
+        if n is None:
+            return self.outputs(attrs)
+        return n(attrs) if callable(n) else n
+
+    def __repr__(self):
+        return '<OpDef %s>' % self.name
+
+
+def unknown_argument(op, pname):
+    return MXNetError("Cannot find argument '%s' for operator %s: its arguments are %s"
+                      % (pname, op.name, ', '.join(list(op.inputs) + list(op.params)) or '(none)'))
+
+
+_OPS = {}
+
+
+def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_outputs=1,
+             num_visible_outputs=None, output_names=None, key_var_num_args=None,
+             input_rule=None, infer_shape=None, differentiable=True, mutate=()):
+    """Register a torch implementation as MXNet operator ``name``.
+
+    Parameters
+    ----------
+    name : str
+        MXNet's operator name, e.g. 'FullyConnected', '_plus_scalar', '_contrib_box_nms'.
+    inputs : tuple of str
+        Input names in MXNet's order; '*data' marks a variadic input.
+    params : dict of name -> (Kind, default)
+        MXNet's parameters; use ``REQUIRED`` as the default of a required one.
+    aliases : tuple of str
+        Other names MXNet registers for the operator.
+    aux : tuple of str
+        Inputs that are auxiliary states.
+    num_outputs, num_visible_outputs : int or callable(params) -> int
+    output_names : tuple of str or callable(params), optional
+        Output names as ``list_outputs`` shows them (default 'output').
+    key_var_num_args : str, optional
+        The parameter that counts variadic inputs ('num_args').
+    input_rule : callable(params) -> list of str, optional
+        Input names when they depend on parameters (e.g. no_bias drops 'bias').
+    infer_shape : callable, optional
+        Shape rule used by symbols to fill in unknown parameter shapes.
+    differentiable : bool
+    mutate : tuple of str
+        Inputs the operator updates in place (the optimizer update ops' state arrays).
+    """
+    def deco(fn):
+        op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
+                   num_visible_outputs, output_names, fn.__doc__, key_var_num_args,
+                   input_rule, infer_shape, differentiable, mutate)
+        for n in (name,) + tuple(aliases):
+            if n in _OPS:
+                raise RuntimeError('operator %s registered twice' % n)
+            _OPS[n] = op
+        return fn
+    return deco
+
+
+def get(name):
+    """The OpDef registered under ``name`` (or an alias); MXNetError if there is none."""
+    try:
+        return _OPS[name]
+    except KeyError:
+        raise MXNetError('Operator %s is not registered' % name) from None
+
+
+def all_ops():
+    """Mapping of every registered name and alias to its OpDef."""
+    return _OPS

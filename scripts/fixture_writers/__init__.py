@@ -1,0 +1,1 @@
+"""Fixture writers: each module has write(mx, outdir), run by scripts/make_fixtures.py."""
