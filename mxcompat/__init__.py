@@ -13,3 +13,10 @@ from . import ndarray
 from . import ndarray as nd
 from . import autograd
 from . import random
+from .utils.alias import install, uninstall
+from . import name
+from . import attribute
+from .attribute import AttrScope
+from . import symbol
+from . import symbol as sym
+from . import executor

@@ -9,4 +9,4 @@ from .utils import save, load, load_frombuffer
 from ..base import DTYPE_NP_TO_MX as _DTYPE_NP_TO_MX, DTYPE_MX_TO_NP as _DTYPE_MX_TO_NP
 from . import fluent as _fluent
 
-_fluent.attach(NDArray, globals())
+_fluent.attach(NDArray, globals(), _internal)

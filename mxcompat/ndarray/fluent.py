@@ -25,11 +25,13 @@ def _method(fn, name):
     return method
 
 
-def attach(cls, namespace):
-    """Attach the fluent methods to ``cls`` from the functions in ``namespace``."""
-    from . import _internal
+def attach(cls, namespace, internal, skip=()):
+    """Attach the fluent methods to ``cls`` from the functions in ``namespace`` (and in the
+    ``internal`` module for operators MXNet keeps there)."""
     for name in FLUENT:
+        if name in skip:
+            continue
         target = _RENAMED.get(name, name)
-        fn = namespace.get(target) or getattr(_internal, target, None)
+        fn = namespace.get(target) or getattr(internal, target, None)
         if fn is not None and name not in cls.__dict__:
             setattr(cls, name, _method(fn, name))

@@ -1,0 +1,391 @@
+"""Executor: runs a bound symbol graph with torch.
+
+Binding compiles the graph once into a flat plan (one step per operator node: implementation,
+input slots, converted parameters), so a forward pass is a loop of direct torch calls; the
+backward pass is torch.autograd over the tensors recorded during a training forward.
+"""
+import torch
+
+from . import autograd
+from .base import MXNetError, dtype_torch
+from .context import Context, as_context
+from .ndarray.ndarray import NDArray, wrap
+
+__all__ = ['Executor', 'simple_bind']
+
+_REQS = ('write', 'add', 'null')
+
+
+class _Plan:
+    """The graph of a symbol as a list of steps over value slots."""
+    __slots__ = ('steps', 'var_slots', 'out_slots', 'n_slots')
+
+    def __init__(self, symbol):
+        nodes = symbol._nodes()
+        slot_of = {}
+        n = 0
+        var_slots = {}
+        steps = []
+        for node in nodes:
+            if node.op is None:
+                slot_of[(id(node), 0)] = n
+                var_slots[node.name] = n
+                n += 1
+                continue
+            ins = [slot_of[(id(i), k)] for i, k in node.inputs]
+            nout = node.num_outputs()
+            outs = list(range(n, n + nout))
+            for k in range(nout):
+                slot_of[(id(node), k)] = n + k
+            n += nout
+            steps.append((node.op.fn, ins, dict(node.params), outs, node))
+        self.steps = steps
+        self.var_slots = var_slots
+        self.out_slots = [slot_of[(id(nd), k)] for nd, k in symbol._outputs]
+        self.n_slots = n
+
+    def run(self, values):
+        for fn, ins, params, outs, node in self.steps:
+            try:
+                res = fn(*[values[i] for i in ins], **params)
+            except MXNetError as err:
+                raise MXNetError('Error in operator %s(name="%s"): %s'
+                                 % (node.op.name, node.name, err)) from None
+            if isinstance(res, torch.Tensor):
+                values[outs[0]] = res
+            else:
+                for o, r in zip(outs, res):
+                    values[o] = r
+        return [values[i] for i in self.out_slots]
+
+
+def _as_list_or_dict(arrays, names, what):
+    if arrays is None:
+        return [None] * len(names)
+    if isinstance(arrays, dict):  # MXNet ignores extra entries in dicts
+        return [arrays.get(n) for n in names]
+    arrays = list(arrays)
+    if len(arrays) != len(names):
+        raise MXNetError('bind: %s has %d arrays but the symbol has %d (%s)'
+                         % (what, len(arrays), len(names), ', '.join(names)))
+    return arrays
+
+
+class Executor:
+    """Executor is the object providing efficient symbolic graph execution and optimization.
+
+    Do not construct it directly: use ``Symbol.bind`` or ``Symbol.simple_bind``.
+    """
+
+    def __init__(self, symbol, ctx, args, args_grad=None, grad_req='write', aux_states=None,
+                 group2ctx=None):
+        self._symbol = symbol
+        self._ctx = as_context(ctx) if not isinstance(ctx, Context) else ctx
+        self._group2ctx = group2ctx
+        arg_names = symbol.list_arguments()
+        aux_names = symbol.list_auxiliary_states()
+        self._arg_names = arg_names
+        self._aux_names = aux_names
+        self._output_names = symbol.list_outputs()
+        if isinstance(args, dict):
+            missing = [n for n in arg_names if n not in args]
+            if missing:
+                raise MXNetError('bind: arguments missing from args: %s' % ', '.join(missing))
+        self.arg_arrays = _as_list_or_dict(args, arg_names, 'args')
+        for name, a in zip(arg_names, self.arg_arrays):
+            if not isinstance(a, NDArray):
+                raise MXNetError('bind: argument %s must be an NDArray, got %s'
+                                 % (name, type(a).__name__))
+        self.grad_arrays = _as_list_or_dict(args_grad, arg_names, 'args_grad')
+        if isinstance(grad_req, str):
+            reqs = [grad_req] * len(arg_names)
+        elif isinstance(grad_req, dict):
+            reqs = [grad_req.get(n, 'null') for n in arg_names]
+        else:
+            reqs = list(grad_req)
+        for r in reqs:
+            if r not in _REQS:
+                raise MXNetError("grad_req must be 'write', 'add' or 'null', got %r" % (r,))
+        self._grad_req = [r if g is not None else 'null' for r, g in zip(reqs, self.grad_arrays)]
+        if aux_states is None and aux_names:
+            raise MXNetError('bind: aux_states are required for %s' % ', '.join(aux_names))
+        self.aux_arrays = _as_list_or_dict(aux_states, aux_names, 'aux_states') \
+            if aux_names else []
+        self._plan = _Plan(symbol)
+        self.outputs = []
+        self._recorded = None
+        self._monitor = None
+        self._monitor_all = False
+
+    # ------------------------------------------------------------------ dictionaries
+    @property
+    def arg_dict(self):
+        """Get dictionary representation of argument arrrays."""
+        return dict(zip(self._arg_names, self.arg_arrays))
+
+    @property
+    def grad_dict(self):
+        """Get dictionary representation of gradient arrays."""
+        return {n: g for n, g in zip(self._arg_names, self.grad_arrays) if g is not None}
+
+    @property
+    def aux_dict(self):
+        """Get dictionary representation of auxiliary states arrays."""
+        return dict(zip(self._aux_names, self.aux_arrays))
+
+    @property
+    def output_dict(self):
+        """Get dictionary representation of output arrays."""
+        return dict(zip(self._output_names, self.outputs))
+
+    # ------------------------------------------------------------------ running
+    def forward(self, is_train=False, **kwargs):
+        """Calculate the outputs specified by the bound symbol.
+
+        Parameters
+        ----------
+        is_train: bool, optional
+            Whether this forward is for evaluation purpose. If True,
+            a backward call is expected to follow.
+        **kwargs
+            Additional specification of input arguments.
+
+        Returns
+        -------
+        A list of output NDArrays.
+        """
+        arg_dict = None
+        for name, array in kwargs.items():
+            if arg_dict is None:
+                arg_dict = self.arg_dict
+            if name not in arg_dict:
+                raise MXNetError('forward: unknown argument %s; arguments are %s'
+                                 % (name, ', '.join(self._arg_names)))
+            target = arg_dict[name]
+            if not isinstance(array, NDArray):
+                array = wrap(torch.as_tensor(array, dtype=target._t.dtype))
+            if array.shape != target.shape:
+                raise MXNetError('forward: shape of argument %s is %s, expected %s'
+                                 % (name, array.shape, target.shape))
+            target._t.data.copy_(array._t.detach())
+        values = [None] * self._plan.n_slots
+        leaves = []
+        need_grad = is_train and any(r != 'null' for r in self._grad_req)
+        for name, a, req in zip(self._arg_names, self.arg_arrays, self._grad_req):
+            t = a._t.detach()
+            if need_grad and req != 'null':
+                t = t.requires_grad_(True)
+                leaves.append((t, name))
+            values[self._plan.var_slots[name]] = t
+        for name, a in zip(self._aux_names, self.aux_arrays):
+            values[self._plan.var_slots[name]] = a._t
+        prev_train = autograd.set_training(is_train)
+        prev_grad = torch.is_grad_enabled()
+        torch.set_grad_enabled(need_grad)
+        try:
+            outs = self._plan.run(values)
+        finally:
+            torch.set_grad_enabled(prev_grad)
+            autograd.set_training(prev_train)
+        self._recorded = (outs, leaves) if need_grad else None
+        if self._monitor is not None:
+            self._run_monitor(values)
+        self.outputs = [wrap(o.detach() if need_grad else o) for o in outs]
+        return self.outputs
+
+    def backward(self, out_grads=None, is_train=True):
+        """Do backward pass to get the gradient of arguments.
+
+        Parameters
+        ----------
+        out_grads : NDArray or list of NDArray or dict of str to NDArray, optional
+            Gradient on the outputs to be propagated back.
+            This parameter is only needed when bind is called
+            on outputs that are not a loss function.
+        is_train : bool, default True
+            Whether this backward is for training or inference.
+        """
+        if self._recorded is None:
+            if all(r == 'null' for r in self._grad_req):
+                return
+            raise MXNetError('backward: call forward(is_train=True) before backward()')
+        outs, leaves = self._recorded
+        if out_grads is None:
+            heads = [torch.ones_like(o) for o in outs]
+        else:
+            if isinstance(out_grads, NDArray):
+                out_grads = [out_grads]
+            elif isinstance(out_grads, dict):
+                out_grads = [out_grads[n] for n in self._output_names]
+            heads = [g._t if isinstance(g, NDArray) else torch.as_tensor(g) for g in out_grads]
+        pairs = [(o, h) for o, h in zip(outs, heads) if o.requires_grad]
+        if not pairs or not leaves:
+            return
+        grads = torch.autograd.grad([o for o, _ in pairs], [t for t, _ in leaves],
+                                    [h for _, h in pairs], retain_graph=True, allow_unused=True)
+        index = {n: i for i, n in enumerate(self._arg_names)}
+        with torch.no_grad():
+            for (t, name), g in zip(leaves, grads):
+                i = index[name]
+                target = self.grad_arrays[i]._t
+                if g is None:
+                    if self._grad_req[i] == 'write':
+                        target.zero_()
+                    continue
+                if self._grad_req[i] == 'add':
+                    target.add_(g)
+                else:
+                    target.copy_(g)
+
+    def set_monitor_callback(self, callback, monitor_all=False):
+        """Install callback for monitor.
+
+        Parameters
+        ----------
+        callback : function
+            Takes a string and an NDArrayHandle.
+        monitor_all : bool, default False
+            If true, monitor both input and output, otherwise monitor output only.
+        """
+        self._monitor = callback
+        self._monitor_all = monitor_all
+
+    def _run_monitor(self, values):
+        plan = self._plan
+        for fn, ins, params, outs, node in plan.steps:
+            if self._monitor_all:
+                for (i, _), slot in zip(node.inputs, ins):
+                    self._monitor('%s_%s' % (node.name, i.name), wrap(values[slot].detach()))
+            for name, slot in zip(node.output_names(), outs):
+                self._monitor(name, wrap(values[slot].detach()))
+
+    def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
+        """Copy parameters from arg_params, aux_params into executor's internal array.
+
+        Parameters
+        ----------
+        arg_params : dict of str to NDArray
+            Parameters, dict of name to NDArray of arguments.
+        aux_params : dict of str to NDArray, optional
+            Parameters, dict of name to NDArray of auxiliary states.
+        allow_extra_params : boolean, optional
+            Whether allow extra parameters that are not needed by symbol.
+            If this is True, no error will be thrown when arg_params or aux_params
+            contain extra parameters that is not needed by the executor.
+        """
+        arg_dict = self.arg_dict
+        for name, array in arg_params.items():
+            if name in arg_dict:
+                dst = arg_dict[name]
+                dst._t.data.copy_(array._t.detach().to(dst._t.dtype))
+            elif not allow_extra_params:
+                raise ValueError('Find name "%s" that is not in the arguments' % name)
+        if aux_params is None:
+            return
+        aux_dict = self.aux_dict
+        for name, array in aux_params.items():
+            if name in aux_dict:
+                dst = aux_dict[name]
+                dst._t.data.copy_(array._t.detach().to(dst._t.dtype))
+            elif not allow_extra_params:
+                raise ValueError('Find name %s that is not in the auxiliary states' % name)
+
+    def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
+        """Return a new executor with the same symbol and shared memory,
+        but different input/output shapes.
+
+        Parameters
+        ----------
+        partial_shaping : bool
+            Whether to allow changing the shape of unspecified arguments.
+        allow_up_sizing : bool
+            Whether to allow allocating new ndarrays that's larger than the original.
+        kwargs : dict of string to tuple of int
+            New shape for arguments.
+
+        Returns
+        -------
+        exec : Executor
+            A new executor that shares memory with self.
+        """
+        arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
+        if arg_shapes is None:
+            raise MXNetError('Insufficient argument shapes provided.')
+        new_args, new_grads = [], []
+        for name, arr, grad, shape in zip(self._arg_names, self.arg_arrays, self.grad_arrays,
+                                          arg_shapes):
+            new_args.append(_reshaped(arr, shape, name, partial_shaping or name in kwargs,
+                                      allow_up_sizing))
+            new_grads.append(None if grad is None else
+                             _reshaped(grad, shape, name, partial_shaping or name in kwargs,
+                                       allow_up_sizing))
+        new_aux = [_reshaped(arr, shape, name, partial_shaping, allow_up_sizing)
+                   for name, arr, shape in zip(self._aux_names, self.aux_arrays, aux_shapes)]
+        return Executor(self._symbol, self._ctx, new_args, new_grads, self._grad_req, new_aux,
+                        self._group2ctx)
+
+    def debug_str(self):
+        """Get a debug string about internal execution plan."""
+        return self._symbol.debug_str()
+
+
+def _reshaped(arr, shape, name, allowed, allow_up_sizing):
+    shape = tuple(shape)
+    if arr.shape == shape:
+        return arr
+    if not allowed:
+        raise AssertionError('Shape of unspecified array arg:%s changed. This can cause the new '
+                             'executor to not share parameters with the old one. Please check '
+                             'for error in network. If this is intended, set partial_shaping=True '
+                             'to suppress this warning.' % name)
+    size = 1
+    for d in shape:
+        size *= d
+    if size > arr.size:
+        if not allow_up_sizing:
+            raise MXNetError('New shape of arg: %s is larger than original. First making a big '
+                             'executor and then down sizing it is more efficient than the reverse. '
+                             'If you really want to up size, set allow_up_sizing=True to enable '
+                             'allocation of new arrays.' % name)
+        return wrap(torch.zeros(shape, dtype=arr._t.dtype, device=arr._t.device))
+    return wrap(arr._t.reshape(-1)[:size].view(shape))
+
+
+def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_arg_names,
+                shared_exec, shared_buffer, shapes):
+    """Allocate arrays from inferred shapes and types, then bind (Symbol.simple_bind)."""
+    if stype_dict and any(v != 'default' for v in stype_dict.values()):
+        raise NotImplementedError('simple_bind(stype_dict=...): sparse storage is not supported '
+                                  'by mxcompat')
+    arg_shapes, _, aux_shapes = symbol.infer_shape(**shapes)
+    if arg_shapes is None:
+        partial = symbol.infer_shape_partial(**shapes)[0]
+        unknown = [n for n, s in zip(symbol.list_arguments(), partial) if not s or 0 in s]
+        raise MXNetError('simple_bind: cannot infer the shapes of %s; pass them as keyword '
+                         'arguments (name=shape)' % ', '.join(unknown))
+    arg_types, _, aux_types = symbol.infer_type(**(type_dict or {}))
+    if arg_types is None:
+        arg_types = [None] * len(arg_shapes)
+        aux_types = [None] * len(aux_shapes)
+    dev = as_context(ctx).torch_device
+    names = symbol.list_arguments()
+    if isinstance(grad_req, str):
+        reqs = {n: grad_req for n in names}
+    elif isinstance(grad_req, dict):
+        reqs = {n: grad_req.get(n, 'null') for n in names}
+    else:
+        reqs = dict(zip(names, grad_req))
+    shared = shared_exec.arg_dict if shared_exec is not None else {}
+    args, grads = [], []
+    for n, s, t in zip(names, arg_shapes, arg_types):
+        td = dtype_torch(t) if t is not None else torch.float32
+        if n in shared and shared[n].shape == tuple(s):
+            args.append(shared[n])
+        else:
+            args.append(wrap(torch.zeros(s, dtype=td, device=dev)))
+        grads.append(None if reqs.get(n, 'null') == 'null' else
+                     wrap(torch.zeros(s, dtype=td, device=dev)))
+    aux = [wrap(torch.zeros(s, dtype=dtype_torch(t) if t is not None else torch.float32,
+                            device=dev)) for s, t in zip(aux_shapes, aux_types)]
+    return Executor(symbol, ctx, args, grads, [reqs.get(n, 'null') for n in names], aux,
+                    group2ctx)

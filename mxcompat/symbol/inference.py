@@ -1,0 +1,207 @@
+"""Shape and type inference over a symbol graph.
+
+An operator's output shapes come from running its torch implementation on ``meta`` tensors
+(no data, no compute), so every operator of the table infers shapes without a hand-written
+rule. Operators whose parameters have shapes that depend on the data (FullyConnected's weight,
+BatchNorm's gamma, ...) declare an ``infer_shape`` rule in the table that completes the unknown
+input shapes; operators registered with ``infer_shape='same'`` give all inputs one shape.
+"""
+import torch
+
+from ..base import MXNetError, dtype_torch, dtype_np, dtype_from_flag, to_shape
+
+__all__ = ['infer_shape', 'infer_type', 'run_meta']
+
+
+def _known(shape):
+    return shape is not None and all(d > 0 for d in shape)
+
+
+def _var_shape(node):
+    s = node.attrs.get('__shape__')
+    if s is None:
+        return None
+    shape = to_shape(s)
+    return shape if shape else None
+
+
+def _var_dtype(node):
+    d = node.attrs.get('__dtype__')
+    if d is None:
+        return None
+    return dtype_torch(dtype_from_flag(int(d)))
+
+
+def run_meta(node, in_shapes, in_dtypes):
+    """Output (shapes, dtypes) of ``node`` for known input shapes, or None if it cannot tell."""
+    op = node.op
+    args = []
+    for s, d in zip(in_shapes, in_dtypes):
+        args.append(torch.empty(s, dtype=d or torch.float32, device='meta'))
+    try:
+        with torch.no_grad():
+            res = op.fn(*args, **node.params)
+    except MXNetError:
+        raise
+    except Exception:  # data-dependent implementations cannot run on meta tensors
+        try:
+            real = [torch.zeros(a.shape, dtype=a.dtype) for a in args]
+            with torch.no_grad():
+                res = op.fn(*real, **node.params)
+        except MXNetError:
+            raise
+        except Exception:
+            return None
+    if isinstance(res, torch.Tensor):
+        res = (res,)
+    return [tuple(r.shape) for r in res], [r.dtype for r in res]
+
+
+def _entries_state(sym, given, var_attr_fn):
+    nodes = sym._nodes()
+    state = {}
+    for n in nodes:
+        if n.op is None:
+            v = given.get(n.name)
+            if v is None:
+                v = var_attr_fn(n)
+            state[id(n)] = [v]
+        else:
+            state[id(n)] = [None] * n.num_outputs()
+    return nodes, state
+
+
+def _given(sym, args, kwargs, what):
+    names = sym.list_arguments()
+    given = {}
+    if args:
+        if len(args) > len(names):
+            raise MXNetError('infer_%s: too many positional arguments (%d > %d arguments)'
+                             % (what, len(args), len(names)))
+        for k, v in zip(names, args):
+            if v is not None:
+                given[k] = v
+    inputs = set(sym.list_inputs())
+    for k, v in kwargs.items():
+        if k not in inputs:
+            raise MXNetError('infer_%s: %s is not an argument of the symbol; its arguments are %s'
+                             % (what, k, ', '.join(sym.list_arguments())))
+        if v is not None:
+            given[k] = v
+    return given
+
+
+def infer_shape(sym, args, kwargs, partial):
+    """((arg_shapes, out_shapes, aux_shapes), complete)."""
+    given = {k: tuple(v) for k, v in _given(sym, args, kwargs, 'shape').items()}
+    nodes, shapes = _entries_state(sym, given, _var_shape)
+    dtypes = {id(n): [_var_dtype(n)] if n.op is None else None for n in nodes}
+    for _ in range(3):
+        changed = False
+        for n in nodes:
+            if n.op is None:
+                continue
+            in_shapes = [shapes[id(i)][k] for i, k in n.inputs]
+            rule = n.op.infer_shape
+            if rule is not None:
+                if rule == 'same':
+                    known = next((s for s in in_shapes if _known(s)), None)
+                    new_in = [known if known is not None and not _known(s) else s
+                              for s in in_shapes]
+                else:
+                    try:
+                        new_in = rule(list(in_shapes), n.params)
+                    except MXNetError:
+                        raise
+                    except (ValueError, TypeError, IndexError) as err:
+                        raise MXNetError('infer_shape error in operator %s(name="%s"): %s'
+                                         % (n.op.name, n.name, err)) from None
+                    if isinstance(new_in, tuple) and len(new_in) == 2 and \
+                            isinstance(new_in[0], list):
+                        new_in = new_in[0]
+                for (i, k), old, new in zip(n.inputs, in_shapes, new_in):
+                    if new is not None and _known(new) and not _known(old):
+                        shapes[id(i)][k] = tuple(new)
+                        changed = True
+                    elif new is not None and _known(new) and tuple(new) != tuple(old):
+                        raise MXNetError(
+                            'Shape inconsistent in operator %s(name="%s"): input %s has shape '
+                            '%s but %s is required' % (n.op.name, n.name, i.name, tuple(old),
+                                                       tuple(new)))
+                in_shapes = [shapes[id(i)][k] for i, k in n.inputs]
+            if all(_known(s) for s in in_shapes) and any(o is None for o in shapes[id(n)]):
+                in_dt = [_entry_dtype(dtypes, i, k) for i, k in n.inputs]
+                res = run_meta(n, in_shapes, in_dt)
+                if res is not None:
+                    outs, out_dt = res
+                    shapes[id(n)] = list(outs)
+                    dtypes[id(n)] = list(out_dt)
+                    changed = True
+        if not changed:
+            break
+    return _collect(sym, nodes, shapes, partial, ())
+
+
+def _entry_dtype(dtypes, node, k):
+    d = dtypes.get(id(node))
+    if d is None or k >= len(d):
+        return None
+    return d[k]
+
+
+def _collect(sym, nodes, state, partial, unknown):
+    aux_ids = sym._aux_ids()
+    arg = [state[id(n)][0] for n in nodes if n.op is None and id(n) not in aux_ids]
+    aux = [state[id(n)][0] for n in nodes if n.op is None and id(n) in aux_ids]
+    out = [state[id(n)][i] for n, i in sym._outputs]
+    complete = all(s is not None and (not isinstance(s, tuple) or _known(s) or s == ())
+                   for s in arg + aux + out)
+    if partial or complete:
+        fix = (lambda s: unknown if s is None else s)
+        return ([fix(s) for s in arg], [fix(s) for s in out], [fix(s) for s in aux]), complete
+    return (arg, out, aux), complete
+
+
+def infer_type(sym, args, kwargs, partial):
+    """((arg_types, out_types, aux_types), complete); types are numpy types."""
+    given = {k: dtype_torch(v) for k, v in _given(sym, args, kwargs, 'type').items()}
+    nodes, types = _entries_state(sym, given, _var_dtype)
+    # shapes help run the implementations exactly; unknown shapes fall back to a rule
+    shape_state = {}
+    (arg_s, _, aux_s), _ = infer_shape(sym, (), {}, partial=True)
+    aux_ids = sym._aux_ids()
+    it_arg, it_aux = iter(arg_s), iter(aux_s)
+    for n in nodes:
+        if n.op is None:
+            shape_state[id(n)] = [next(it_aux) if id(n) in aux_ids else next(it_arg)]
+    for _ in range(3):
+        changed = False
+        for n in nodes:
+            if n.op is None:
+                continue
+            in_types = [types[id(i)][k] for i, k in n.inputs]
+            known = next((t for t in in_types if t is not None), None)
+            if known is not None:
+                for (i, k), t in zip(n.inputs, in_types):
+                    if t is None and i.op is None and 'dtype' not in n.params:
+                        types[id(i)][k] = known
+                        changed = True
+            if all(t is not None for t in in_types) and any(t is None for t in types[id(n)]):
+                in_shapes = [shape_state.get(id(i), [None] * (k + 1))[k] for i, k in n.inputs]
+                res = None
+                if all(_known(s) for s in in_shapes):
+                    res = run_meta(n, in_shapes, in_types)
+                if res is not None:
+                    shape_state[id(n)] = list(res[0])
+                    types[id(n)] = list(res[1])
+                else:
+                    dt = n.params.get('dtype')
+                    out_t = dtype_torch(dt) if dt not in (None, 'None') else \
+                        (in_types[0] if in_types else torch.float32)
+                    types[id(n)] = [out_t] * len(types[id(n)])
+                changed = True
+        if not changed:
+            break
+    (arg, out, aux), complete = _collect(sym, nodes, types, partial, None)
+    conv = (lambda t: None if t is None else dtype_np(t))
+    return ([conv(t) for t in arg], [conv(t) for t in out], [conv(t) for t in aux]), complete

@@ -1,0 +1,81 @@
+"""Reading MXNet's symbol JSON, every generation of it.
+
+Current files (MXNet >= 1.0) keep operator parameters and user attributes together under
+"attrs" and write inputs as [node, output, version]. Older files use "param" (operator
+parameters) and "attr" (user attributes), two-element inputs, and files from before 0.9 omit the
+auxiliary-state variables (e.g. BatchNorm's moving statistics), which are recreated here.
+"""
+import json
+
+from ..base import MXNetError
+from ..ops import registry
+from .symbol import Node, _AUX_INIT
+
+__all__ = ['graph_from_json']
+
+
+def graph_from_json(text):
+    """Parse MXNet symbol JSON into output entries [(Node, index)]."""
+    try:
+        graph = json.loads(text)
+    except ValueError as err:
+        raise MXNetError('Failed to parse symbol JSON: %s' % err) from None
+    if not isinstance(graph, dict) or not isinstance(graph.get('nodes'), list):
+        raise MXNetError('Symbol JSON must be an object with a "nodes" list')
+    jnodes = graph['nodes']
+    unknown = sorted({n.get('op') for n in jnodes if isinstance(n, dict) and
+                      n.get('op') not in (None, 'null') and n.get('op') not in registry.all_ops()})
+    if unknown:
+        raise MXNetError('Symbol JSON uses operators that mxcompat does not know: %s'
+                         % ', '.join(unknown))
+    nodes = []
+    for i, jn in enumerate(jnodes):
+        if not isinstance(jn, dict) or 'name' not in jn or 'op' not in jn:
+            raise MXNetError('Symbol JSON node %d must have "op" and "name"' % i)
+        attrs = {}
+        for key in ('param', 'attr', 'attrs'):
+            part = jn.get(key) or {}
+            if not isinstance(part, dict):
+                raise MXNetError('Symbol JSON node %d ("%s"): "%s" must be an object'
+                                 % (i, jn['name'], key))
+            attrs.update({str(k): str(v) for k, v in part.items()})
+        inputs = []
+        for entry in jn.get('inputs', []):
+            if not isinstance(entry, list) or len(entry) not in (2, 3):
+                raise MXNetError('Symbol JSON node %d ("%s"): bad input entry %r'
+                                 % (i, jn['name'], entry))
+            src, idx = entry[0], entry[1]
+            if not isinstance(src, int) or not 0 <= src < i:
+                raise MXNetError('Symbol JSON node %d ("%s"): input refers to node %r, which '
+                                 'does not precede it' % (i, jn['name'], src))
+            inputs.append((nodes[src], int(idx)))
+        op = None if jn['op'] == 'null' else registry.get(jn['op'])
+        node = Node(op, jn['name'], attrs, inputs)
+        if op is not None:
+            try:
+                node.params
+            except MXNetError as err:
+                raise MXNetError('Symbol JSON node "%s": %s' % (jn['name'], err)) from None
+            _add_missing_inputs(node)
+        nodes.append(node)
+    heads = graph.get('heads')
+    if heads is None:
+        heads = [[len(nodes) - 1, 0]]
+    out = []
+    for h in heads:
+        if not isinstance(h, list) or len(h) < 2 or not 0 <= h[0] < len(nodes):
+            raise MXNetError('Symbol JSON: bad head entry %r' % (h,))
+        out.append((nodes[h[0]], int(h[1])))
+    return out
+
+
+def _add_missing_inputs(node):
+    """Files from before MXNet 0.9 omit auxiliary-state variables: create them."""
+    names = node.op.list_inputs(node.params)
+    if node.op.variadic or len(node.inputs) >= len(names):
+        return
+    for iname in names[len(node.inputs):]:
+        attrs = {}
+        if iname in _AUX_INIT:
+            attrs['__init__'] = _AUX_INIT[iname]
+        node.inputs.append((Node(None, '%s_%s' % (node.name, iname), attrs), 0))

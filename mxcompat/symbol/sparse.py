@@ -1,0 +1,1 @@
+"""``mx.sym.sparse``: sparse storage is not supported by mxcompat."""

@@ -1,0 +1,855 @@
+"""Symbol: MXNet's symbolic graph, built over the operator table.
+
+A Symbol is a list of output entries ``(node, index)``. A node is a variable (``op is None``)
+or an operator application whose parameters are kept as MXNet keeps them: attribute strings,
+exactly what ``tojson()`` writes. Graphs execute through :mod:`mxcompat.executor`.
+"""
+import json
+
+from .. import attribute, name as _name
+from ..base import MXNetError, attr_to_string, dtype_flag, string_types, numeric_types
+from ..ops import registry
+
+__all__ = ['Symbol', 'var', 'Variable', 'Group', 'load', 'load_json', 'Node']
+
+# attribute keys MXNet mirrors between 'key' and '__key__'
+_HIDDEN_KEYS = ('ctx_group', 'lr_mult', 'wd_mult', 'force_mirroring', 'mirror_stage',
+                'profiler_scope')
+# initial values MXNet attaches to auxiliary variables created on composition
+_AUX_INIT = {'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]',
+             'running_mean': '["zero", {}]', 'running_var': '["one", {}]'}
+
+
+class Node:
+    """One node of a symbol graph."""
+    __slots__ = ('op', 'name', 'attrs', 'inputs', '_params', '__weakref__')
+
+    def __init__(self, op, name, attrs=None, inputs=()):
+        self.op = op
+        self.name = name
+        self.attrs = dict(attrs or {})
+        self.inputs = list(inputs)
+        self._params = None
+
+    @property
+    def is_variable(self):
+        return self.op is None
+
+    @property
+    def params(self):
+        """Operator parameters converted to Python values (defaults filled in)."""
+        if self._params is None:
+            raw = {k: v for k, v in self.attrs.items() if k in self.op.params}
+            self._params = self.op.convert_params(raw)
+        return self._params
+
+    def num_outputs(self):
+        return 1 if self.op is None else self.op.outputs(self.params)
+
+    def num_visible_outputs(self):
+        return 1 if self.op is None else self.op.visible_outputs(self.params)
+
+    def output_names(self):
+        if self.op is None:
+            return [self.name]
+        n = self.num_visible_outputs()
+        names = self.op.output_names
+        if callable(names):
+            names = names(self.params)
+        if names is None:
+            names = ['output'] if n == 1 else ['output%d' % i for i in range(n)]
+        return ['%s_%s' % (self.name, o) for o in list(names)[:n]]
+
+    def aux_positions(self):
+        if self.op is None or not self.op.aux:
+            return ()
+        names = self.op.list_inputs(self.params)
+        return tuple(i for i, n in enumerate(names) if n in self.op.aux)
+
+
+def _topo(outputs):
+    """Nodes reachable from output entries in MXNet's DFS post-order."""
+    order, seen = [], set()
+    stack = []
+    for node, _ in reversed(outputs):
+        stack.append((node, False))
+    # iterative post-order DFS visiting inputs in order
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in seen:
+            continue
+        if expanded:
+            seen.add(id(node))
+            order.append(node)
+            continue
+        stack.append((node, True))
+        for inp, _ in reversed(node.inputs):
+            if id(inp) not in seen:
+                stack.append((inp, False))
+    return order
+
+
+class Symbol:
+    """Symbol is symbolic graph of the mxnet."""
+    __slots__ = ('_outputs', '__weakref__')
+    # numpy defers binary operators with a Symbol on the right
+    __array_priority__ = 1000.0
+
+    def __init__(self, outputs):
+        self._outputs = list(outputs)
+
+    # ------------------------------------------------------------------ structure
+    @property
+    def name(self):
+        """Gets name string from the symbol, this function only works for non-grouped symbol.
+
+        Returns
+        -------
+        value : str
+            The name of this symbol, returns ``None`` for grouped symbol.
+        """
+        if len(self._outputs) != 1:
+            return None
+        return self._outputs[0][0].name
+
+    def _nodes(self):
+        return _topo(self._outputs)
+
+    def __len__(self):
+        return len(self._outputs)
+
+    def __iter__(self):
+        return (Symbol([o]) for o in self._outputs)
+
+    def __getitem__(self, index):
+        """x.__getitem__(i) <=> x[i]: an output by position or by output name."""
+        if isinstance(index, string_types):
+            names = self.list_outputs()
+            idx = [i for i, n in enumerate(names) if n == index]
+            if not idx:
+                raise ValueError('Cannot find output that matches name "%s"' % index)
+            if len(idx) > 1:
+                raise ValueError('There are multiple outputs with name "%s"' % index)
+            index = idx[0]
+        if isinstance(index, slice):
+            return Symbol(self._outputs[index])
+        if not isinstance(index, int):
+            raise TypeError('Symbol only support integer index to fetch i-th output')
+        if index >= len(self._outputs) or index < -len(self._outputs):
+            raise IndexError('Symbol index %d out of range (%d outputs)'
+                             % (index, len(self._outputs)))
+        return Symbol([self._outputs[index]])
+
+    def __copy__(self):
+        return self.__deepcopy__(None)
+
+    def __deepcopy__(self, memo):
+        mapping = {}
+        for node in self._nodes():
+            new = Node(node.op, node.name, node.attrs,
+                       [(mapping[id(i)], k) for i, k in node.inputs])
+            mapping[id(node)] = new
+        return Symbol([(mapping[id(n)], i) for n, i in self._outputs])
+
+    def __repr__(self):
+        name = self.name
+        if name is None:
+            name = ', '.join(n for n in self.list_outputs())
+            return '<%s group [%s]>' % (self.__class__.__name__, name)
+        return '<%s %s>' % (self.__class__.__name__, name)
+
+    def __str__(self):
+        return self.__repr__()
+
+    def __bool__(self):
+        raise NotImplementedForSymbol(self.__bool__, 'bool')
+
+    __nonzero__ = __bool__
+
+    def __getstate__(self):
+        return {'handle': self.tojson()}
+
+    def __setstate__(self, state):
+        self._outputs = load_json(state['handle'])._outputs
+
+    def __reduce__(self):
+        return (load_json, (self.tojson(),))
+
+    def get_internals(self):
+        """Gets a new grouped symbol `sgroup`. The output of `sgroup` is a list of
+        outputs of all of the internal nodes.
+
+        Returns
+        -------
+        sgroup : Symbol
+            A symbol group containing all internal and leaf nodes of the computation graph.
+        """
+        outs = []
+        for node in self._nodes():
+            for i in range(node.num_visible_outputs()):
+                outs.append((node, i))
+        return Symbol(outs)
+
+    def get_children(self):
+        """Gets a new grouped symbol whose output contains
+        inputs to output nodes of the original symbol.
+
+        Returns
+        -------
+        sgroup : Symbol or None
+            The children of the head node. If the symbol has no
+            inputs then ``None`` will be returned.
+        """
+        ins = []
+        for node, _ in self._outputs:
+            ins.extend(node.inputs)
+        return Symbol(ins) if ins else None
+
+    def list_arguments(self):
+        """Lists all the arguments in the symbol.
+
+        Returns
+        -------
+        args : list of string
+            List containing the names of all the arguments required to compute the symbol.
+        """
+        aux = self._aux_ids()
+        return [n.name for n in self._nodes() if n.op is None and id(n) not in aux]
+
+    def list_outputs(self):
+        """Lists all the outputs in the symbol.
+
+        Returns
+        -------
+        list of str
+            List of all the outputs.
+        """
+        out = []
+        for node, i in self._outputs:
+            names = node.output_names()
+            out.append(names[i] if i < len(names) else '%s_output%d' % (node.name, i))
+        return out
+
+    def list_auxiliary_states(self):
+        """Lists all the auxiliary states in the symbol.
+
+        Returns
+        -------
+        aux_states : list of str
+            List of the auxiliary states in input symbol.
+        """
+        aux = self._aux_ids()
+        return [n.name for n in self._nodes() if n.op is None and id(n) in aux]
+
+    def list_inputs(self):
+        """Lists all arguments and auxiliary states of this Symbol.
+
+        Returns
+        -------
+        inputs : list of str
+            List of all inputs.
+        """
+        return [n.name for n in self._nodes() if n.op is None]
+
+    def _aux_ids(self):
+        aux = set()
+        for node in self._nodes():
+            for pos in node.aux_positions():
+                if pos < len(node.inputs):
+                    aux.add(id(node.inputs[pos][0]))
+        return aux
+
+    # ------------------------------------------------------------------ attributes
+    def attr(self, key):
+        """Returns the attribute string for corresponding input key from the symbol.
+
+        This function only works for non-grouped symbols.
+
+        Parameters
+        ----------
+        key : str
+            The key corresponding to the desired attribute.
+
+        Returns
+        -------
+        value : str
+            The desired attribute value, returns ``None`` if the attribute does not exist.
+        """
+        if len(self._outputs) != 1:
+            return None
+        return self._outputs[0][0].attrs.get(key)
+
+    def list_attr(self, recursive=False):
+        """Gets all attributes from the symbol.
+
+        Returns
+        -------
+        ret : Dict of str to str
+            A dictionary mapping attribute keys to values.
+        """
+        if recursive:
+            raise DeprecationWarning('Symbol.list_attr with recursive=True has been deprecated. '
+                                     'Please use attr_dict instead.')
+        if len(self._outputs) != 1:
+            return {}
+        return dict(self._outputs[0][0].attrs)
+
+    def attr_dict(self):
+        """Recursively gets all attributes from the symbol and its children.
+
+        Returns
+        -------
+        ret : Dict of str to dict
+            There is a key in the returned dict for every child with non-empty attribute set.
+            For each symbol, the name of the symbol is its key in the dict
+            and the correspond value is that symbol's attribute list (itself a dictionary).
+        """
+        return {n.name: dict(n.attrs) for n in self._nodes() if n.attrs}
+
+    def _set_attr(self, **kwargs):
+        """Sets an attribute of the symbol."""
+        for node, _ in self._outputs:
+            for k, v in kwargs.items():
+                if not isinstance(v, string_types):
+                    raise ValueError('Set Attr only accepts string values')
+                node.attrs.update(_mirror_hidden({k: v}))
+                node._params = None
+
+    # ------------------------------------------------------------------ composition
+    def __call__(self, *args, **kwargs):
+        """Composes symbol using inputs.
+
+        x.__call__(y, z) <=> x(y,z)
+
+        This function internally calls `_compose` to compose the symbol and
+        returns the composed symbol.
+        """
+        s = self.__copy__()
+        s._compose(*args, **kwargs)
+        return s
+
+    def _compose(self, *args, **kwargs):
+        """Composes symbol using inputs (replaces this symbol's free variables in place)."""
+        name = kwargs.pop('name', None)
+        if args and kwargs:
+            raise TypeError('compose only accept input Symbols either as positional or keyword '
+                            'arguments, not both')
+        for arg in list(args) + list(kwargs.values()):
+            if not isinstance(arg, Symbol):
+                raise TypeError('Compose expect `Symbol` as arguments')
+        variables = [n for n in self._nodes() if n.op is None]
+        if args:
+            args_names = self.list_arguments()
+            mapping = dict(zip(args_names, args))
+        else:
+            mapping = kwargs
+        replace = {}
+        for v in variables:
+            if v.name in mapping:
+                sym = mapping[v.name]
+                if len(sym._outputs) != 1:
+                    raise MXNetError('compose: input %s must be a single-output symbol'
+                                     % v.name)
+                replace[id(v)] = sym._outputs[0]
+        for node in self._nodes():
+            node.inputs = [replace.get(id(i), (i, k)) if i.op is None else (i, k)
+                           for i, k in node.inputs]
+        self._outputs = [replace.get(id(n), (n, i)) if n.op is None else (n, i)
+                         for n, i in self._outputs]
+        if name is not None and len(self._outputs) == 1 and self._outputs[0][0].op is not None:
+            self._outputs[0][0].name = name
+
+    # ------------------------------------------------------------------ arithmetic
+    def __add__(self, other):
+        return _arith(self, other, '_Plus', '_PlusScalar')
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return _arith(self, other, '_Minus', '_MinusScalar')
+
+    def __rsub__(self, other):
+        return _arith(self, other, None, '_RMinusScalar')
+
+    def __mul__(self, other):
+        return _arith(self, other, '_Mul', '_MulScalar')
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        return _arith(self, other, '_Div', '_DivScalar')
+
+    __div__ = __truediv__
+
+    def __rtruediv__(self, other):
+        return _arith(self, other, None, '_RDivScalar')
+
+    __rdiv__ = __rtruediv__
+
+    def __mod__(self, other):
+        return _arith(self, other, '_Mod', '_ModScalar')
+
+    def __rmod__(self, other):
+        return _arith(self, other, None, '_RModScalar')
+
+    def __pow__(self, other):
+        return _arith(self, other, '_Power', '_PowerScalar')
+
+    def __rpow__(self, other):
+        return _arith(self, other, None, '_RPowerScalar')
+
+    def __neg__(self):
+        return self.__mul__(-1.0)
+
+    def __abs__(self):
+        return _make('abs', [self])
+
+    def __eq__(self, other):
+        return _arith(self, other, '_equal', '_equal_scalar')
+
+    def __ne__(self, other):
+        return _arith(self, other, '_not_equal', '_not_equal_scalar')
+
+    def __gt__(self, other):
+        return _arith(self, other, '_greater', '_greater_scalar')
+
+    def __ge__(self, other):
+        return _arith(self, other, '_greater_equal', '_greater_equal_scalar')
+
+    def __lt__(self, other):
+        return _arith(self, other, '_lesser', '_lesser_scalar')
+
+    def __le__(self, other):
+        return _arith(self, other, '_lesser_equal', '_lesser_equal_scalar')
+
+    __hash__ = object.__hash__
+
+    # ------------------------------------------------------------------ inference
+    def infer_shape(self, *args, **kwargs):
+        """Infers the shapes of all arguments and all outputs given the known shapes of
+        some arguments.
+
+        Returns
+        -------
+        arg_shapes : list of tuple or None
+        out_shapes : list of tuple or None
+        aux_shapes : list of tuple or None
+            Each is None if the shapes cannot be inferred completely.
+        """
+        from .inference import infer_shape
+        res, complete = infer_shape(self, args, kwargs, partial=False)
+        if not complete:
+            return None, None, None
+        return res
+
+    def infer_shape_partial(self, *args, **kwargs):
+        """Infers the shape partially: unknown shapes are returned as ()."""
+        from .inference import infer_shape
+        return infer_shape(self, args, kwargs, partial=True)[0]
+
+    def infer_type(self, *args, **kwargs):
+        """Infers the type of all arguments and all outputs, given the known types
+        for some arguments.
+
+        Returns
+        -------
+        arg_types : list of numpy.dtype or None
+        out_types : list of numpy.dtype or None
+        aux_types : list of numpy.dtype or None
+        """
+        from .inference import infer_type
+        res, complete = infer_type(self, args, kwargs, partial=False)
+        if not complete:
+            return None, None, None
+        return res
+
+    def infer_type_partial(self, *args, **kwargs):
+        """Infers the type partially: unknown types are returned as None."""
+        from .inference import infer_type
+        return infer_type(self, args, kwargs, partial=True)[0]
+
+    # ------------------------------------------------------------------ serialization
+    def tojson(self):
+        """Saves symbol to a JSON string, in MXNet's format."""
+        nodes = self._nodes()
+        index = {id(n): i for i, n in enumerate(nodes)}
+        aux = self._aux_ids()
+        jnodes, row_ptr = [], [0]
+        for n in nodes:
+            entry = {'op': 'null' if n.op is None else n.op.name, 'name': n.name}
+            if n.attrs:
+                entry['attrs'] = dict(n.attrs)
+            entry['inputs'] = [[index[id(i)], k, 1 if id(i) in aux else 0] for i, k in n.inputs]
+            jnodes.append(entry)
+            row_ptr.append(row_ptr[-1] + n.num_outputs())
+        graph = {
+            'nodes': jnodes,
+            'arg_nodes': [i for i, n in enumerate(nodes) if n.op is None],
+            'node_row_ptr': row_ptr,
+            'heads': [[index[id(n)], i, 0] for n, i in self._outputs],
+            'attrs': {'mxnet_version': ['int', 10901]},
+        }
+        return _dump_json(graph)
+
+    def save(self, fname, remove_amp_cast=True):
+        """Saves symbol to a file (atomically).
+
+        Parameters
+        ----------
+        fname : str
+            The name of the file.
+        """
+        from ..utils.fileio import atomic_write_text
+        if not isinstance(fname, string_types):
+            raise TypeError('fname need to be string')
+        atomic_write_text(fname, self.tojson())
+
+    def debug_str(self):
+        """Gets a debug string of symbol (one line per node)."""
+        lines = []
+        for n in self._nodes():
+            if n.op is None:
+                lines.append('Variable:%s' % n.name)
+            else:
+                lines.append('-' * 20)
+                lines.append('Op:%s, Name=%s' % (n.op.name, n.name))
+                lines.append('Inputs:')
+                for j, (i, k) in enumerate(n.inputs):
+                    lines.append('\targ[%d]=%s(%d)' % (j, i.name, k))
+                if n.attrs:
+                    lines.append('Attrs:')
+                    for key, v in n.attrs.items():
+                        lines.append('\t%s=%s' % (key, v))
+        return '\n'.join(lines) + '\n'
+
+    # ------------------------------------------------------------------ execution
+    def simple_bind(self, ctx, grad_req='write', type_dict=None, stype_dict=None,
+                    group2ctx=None, shared_arg_names=None, shared_exec=None,
+                    shared_buffer=None, **kwargs):
+        """Bind current symbol to get an executor, allocate all the arguments needed.
+
+        Allows specifying data types. This function simplifies the binding procedure.
+
+        Parameters
+        ----------
+        ctx : Context
+            The device context the generated executor to run on.
+        grad_req: string
+            {'write', 'add', 'null'}, or list of str or dict of str to str, optional
+        type_dict  : Dict of str->numpy.dtype
+            Input type dictionary, name->dtype
+        kwargs : Dict of str->shape
+            Input shape dictionary, name->shape
+
+        Returns
+        -------
+        executor : mxnet.Executor
+            The generated executor
+        """
+        from ..executor import simple_bind
+        return simple_bind(self, ctx, grad_req, type_dict, stype_dict, group2ctx,
+                           shared_arg_names, shared_exec, shared_buffer, kwargs)
+
+    def bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None,
+             group2ctx=None, shared_exec=None):
+        """Binds the current symbol to an executor and returns it.
+
+        Parameters
+        ----------
+        ctx : Context
+            The device context the generated executor to run on.
+        args : list of NDArray or dict of str to NDArray
+            Input arguments to the symbol.
+        args_grad : list of NDArray or dict of str to `NDArray`, optional
+            When specified, `args_grad` provides NDArrays to hold
+            the result of gradient value in backward.
+        grad_req : {'write', 'add', 'null'}, or list of str or dict of str to str, optional
+            To specify how we should update the gradient to the `args_grad`.
+        aux_states : list of `NDArray`, or dict of str to `NDArray`, optional
+            Input auxiliary states to the symbol, only needed when the output of
+            `list_auxiliary_states()` is not empty.
+
+        Returns
+        -------
+        executor : Executor
+            The generated executor
+        """
+        from ..executor import Executor
+        return Executor(self, ctx, args, args_grad, grad_req, aux_states, group2ctx)
+
+    def _bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None):
+        return self.bind(ctx, args, args_grad, grad_req, aux_states)
+
+    def eval(self, ctx=None, **kwargs):
+        """Evaluates a symbol given arguments.
+
+        Returns
+        -------
+        result :  a list of NDArrays corresponding to the values taken by each symbol when
+        evaluated on given args. When called on a single symbol (not a group),
+        the result will be a list with one element.
+        """
+        from ..context import current_context
+        if ctx is None:
+            ctx = current_context()
+        return self.bind(ctx, kwargs).forward()
+
+    def gradient(self, wrt):
+        raise NotImplementedForSymbol(self.gradient, 'gradient')
+
+    def astype(self, dtype):
+        """Convenience fluent method for :py:func:`cast`."""
+        return _make('cast', [self], {'dtype': dtype})
+
+    def reshape(self, *args, **kwargs):
+        """Convenience fluent method for :py:func:`reshape`."""
+        if args and 'shape' not in kwargs:
+            kwargs['shape'] = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) \
+                else args
+            args = ()
+        return _make('Reshape', [self], kwargs, 'reshape')
+
+
+class NotImplementedForSymbol(MXNetError):
+    """Raised for NDArray-only features used on a Symbol."""
+    def __init__(self, function, alias, *args):
+        super(NotImplementedForSymbol, self).__init__()
+        self.function = function.__name__
+        self.alias = alias
+
+    def __str__(self):
+        msg = 'Function {}'.format(self.function)
+        if self.alias:
+            msg += ' (namely operator "{}")'.format(self.alias)
+        return msg + ' is not implemented for Symbol and only available in NDArray.'
+
+
+def _mirror_hidden(attrs):
+    out = dict(attrs)
+    for key in _HIDDEN_KEYS:
+        hidden = '__%s__' % key
+        if key in attrs and hidden not in attrs:
+            out[hidden] = attrs[key]
+        elif hidden in attrs and key not in attrs:
+            out[key] = attrs[hidden]
+    return out
+
+
+def _dump_json(graph):
+    # MXNet's writer (dmlc::JSONWriter) puts each node on several lines; any valid JSON loads,
+    # but byte-equal files make diffs against MXNet-written files meaningful.
+    return json.dumps(graph, indent=2, separators=(', ', ': '))
+
+
+def _arith(lhs, other, sym_op, scalar_op):
+    if isinstance(other, Symbol):
+        if sym_op is None:
+            return _arith(other, lhs, scalar_op.replace('_R', '_').replace('Scalar', ''), None)
+        return _make(sym_op, [lhs, other])
+    if isinstance(other, numeric_types):
+        return _make(scalar_op, [lhs], {'scalar': other})
+    raise TypeError('type %s not supported' % str(type(other)))
+
+
+def _make(op_name, inputs, params=None, hint=None, name=None, attr=None):
+    """Create an operator node and return its Symbol (used by arithmetic and generated fns)."""
+    op = registry.get(op_name)
+    return compose_op(op, hint or op_name, list(inputs), {}, dict(params or {}), name, attr)
+
+
+def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=None):
+    """Build the node for ``op`` called as ``mx.sym.<func_name>``."""
+    sparams = {}
+    for k, v in params.items():
+        if v is None:
+            continue
+        sparams[k] = attr_to_string(v) if not isinstance(v, string_types) else v
+    if op.variadic:
+        key = op.key_var_num_args or 'num_args'
+        if key in op.params and (key not in sparams or op.key_var_num_args):
+            sparams[key] = str(len(pos_inputs))
+    node_name = _name.current().get(name, func_name.lower())
+    attrs = attribute.current().get(attr)
+    attrs = _mirror_hidden(attrs) if attrs else {}
+    for k, v in attrs.items():
+        if not isinstance(v, string_types):
+            raise ValueError('Attributes need to be string')
+    known = {k: v for k, v in sparams.items() if k in op.params}
+    try:
+        converted = op.convert_params(known)
+    except MXNetError as err:
+        raise MXNetError('%s (in operator %s(name="%s"))' % (err, op.name, node_name)) from None
+    for k in sparams:
+        if k not in op.params:
+            raise registry.unknown_argument(op, k)
+    input_names = op.list_inputs(converted)
+    entries = []
+    if op.variadic:
+        for s in pos_inputs:
+            entries.append(_single_entry(s, op, node_name))
+    else:
+        if len(pos_inputs) > len(input_names):
+            raise MXNetError('Operator %s takes %d inputs (%s), %d given'
+                             % (op.name, len(input_names), ', '.join(input_names),
+                                len(pos_inputs)))
+        given = dict(zip(input_names, pos_inputs))
+        for k, v in kw_inputs.items():
+            if k not in input_names:
+                raise registry.unknown_argument(op, k)
+            given[k] = v
+        for iname in input_names:
+            s = given.get(iname)
+            if s is None:
+                vattrs = dict(sparams)
+                vattrs.update(attrs)
+                if iname in op.aux and iname in _AUX_INIT:
+                    vattrs['__init__'] = _AUX_INIT[iname]
+                entries.append((Node(None, '%s_%s' % (node_name, iname), vattrs), 0))
+            else:
+                entries.append(_single_entry(s, op, node_name))
+    node_attrs = dict(sparams)
+    node_attrs.update(attrs)
+    node = Node(op, node_name, node_attrs, entries)
+    node._params = converted
+    n = node.num_visible_outputs()
+    return Symbol([(node, i) for i in range(n)])
+
+
+def _single_entry(s, op, node_name):
+    if not isinstance(s, Symbol):
+        raise TypeError('Operator %s(name="%s"): inputs must be Symbols, got %s'
+                        % (op.name, node_name, type(s).__name__))
+    if len(s._outputs) != 1:
+        raise MXNetError('Operator %s(name="%s"): an input is a grouped symbol with %d outputs; '
+                         'pick one with sym[i]' % (op.name, node_name, len(s._outputs)))
+    return s._outputs[0]
+
+
+def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, init=None,
+        stype=None, profiler_scope=None, **kwargs):
+    """Creates a symbolic variable with specified name.
+
+    Parameters
+    ----------
+    name : str
+        Variable name.
+    attr : Dict of strings
+        Additional attributes to set on the variable. Format {string : string}.
+    shape : tuple
+        The shape of a variable. If specified, this will be used during the shape inference.
+    lr_mult : float
+        The learning rate multiplier for input variable.
+    wd_mult : float
+        Weight decay multiplier for input variable.
+    dtype : str or numpy.dtype
+        The dtype for input variable.
+    init : initializer (mxnet.init.*)
+        Initializer for this variable to (optionally) override the default initializer.
+    stype : str
+        The storage type of the variable ('default' only in mxcompat).
+    kwargs : Additional attribute variables
+        Additional attributes must start and end with double underscores.
+
+    Returns
+    -------
+    variable : Symbol
+        A symbol corresponding to an input to the computation graph.
+    """
+    if not isinstance(name, string_types):
+        raise TypeError('Expect a string for variable `name`')
+    if stype not in (None, 'default'):
+        raise NotImplementedError("mx.sym.var(stype='%s'): sparse storage is not supported by "
+                                  'mxcompat' % stype)
+    attr = attribute.current().get(attr)
+    attr = {} if attr is None else dict(attr)
+    if shape is not None:
+        attr['__shape__'] = str(tuple(shape))
+    if lr_mult is not None:
+        attr['__lr_mult__'] = str(lr_mult)
+    if wd_mult is not None:
+        attr['__wd_mult__'] = str(wd_mult)
+    if dtype is not None:
+        attr['__dtype__'] = str(dtype_flag(dtype))
+    if init is not None:
+        if not isinstance(init, string_types):
+            init = init.dumps()
+        attr['__init__'] = init
+    if profiler_scope is not None:
+        attr['__profiler_scope__'] = profiler_scope
+    for k, v in kwargs.items():
+        if k.startswith('__') and k.endswith('__'):
+            attr[k] = str(v)
+        else:
+            raise ValueError('Attribute name=%s is not supported. Additional attributes must '
+                             'start and end with double underscores, e.g, __yourattr__' % k)
+    for v in attr.values():
+        if not isinstance(v, string_types):
+            raise ValueError('Attributes need to be string')
+    return Symbol([(Node(None, name, _mirror_hidden(attr)), 0)])
+
+
+Variable = var
+
+
+def Group(symbols, create_fn=Symbol):
+    """Creates a symbol that contains a collection of other symbols, grouped together.
+
+    Parameters
+    ----------
+    symbols : list
+        List of symbols to be grouped.
+
+    Returns
+    -------
+    sym : Symbol
+        A group symbol.
+    """
+    if not symbols or any(not isinstance(sym, Symbol) for sym in symbols):
+        raise TypeError('Expected a list of symbols as input')
+    outs = []
+    for s in symbols:
+        outs.extend(s._outputs)
+    return create_fn(outs)
+
+
+def load(fname):
+    """Loads symbol from a JSON file.
+
+    Parameters
+    ----------
+    fname : str
+        The name of the file, examples:
+
+        - `s3://my-bucket/path/my-s3-symbol`
+        - `hdfs://my-bucket/path/my-hdfs-symbol`
+        - `/path-to/my-local-symbol`
+
+    Returns
+    -------
+    sym : Symbol
+        The loaded symbol.
+    """
+    if not isinstance(fname, string_types):
+        raise TypeError('fname required to be string')
+    with open(fname, 'r') as f:
+        return load_json(f.read())
+
+
+def load_json(json_str):
+    """Loads symbol from json string (any MXNet JSON generation).
+
+    Parameters
+    ----------
+    json_str : str
+        A JSON string.
+
+    Returns
+    -------
+    sym : Symbol
+        The loaded symbol.
+    """
+    from .json_format import graph_from_json
+    if not isinstance(json_str, string_types):
+        raise TypeError('json_str required to be string')
+    return Symbol(graph_from_json(json_str))
+
