@@ -79,3 +79,43 @@ def _add_missing_inputs(node):
         if iname in _AUX_INIT:
             attrs['__init__'] = _AUX_INIT[iname]
         node.inputs.append((Node(None, '%s_%s' % (node.name, iname), attrs), 0))
+
+
+def _write(value, indent, multi):
+    """Render like dmlc's JSONWriter: arrays of more than 10 items and maps of more than one
+    entry go one item per line (", " then newline), everything else on one line."""
+    pad = ' ' * (indent + 2)
+    if isinstance(value, dict):
+        items = ['"%s": %s' % (k, _write(v, indent + 2, False)) for k, v in value.items()]
+        if not items:
+            return '{}'
+        if multi or len(items) > 1:
+            return '{\n' + ', \n'.join(pad + i for i in items) + '\n' + ' ' * indent + '}'
+        return '{' + items[0] + '}'
+    if isinstance(value, list):
+        if not value:
+            return '[]'
+        if multi or len(value) > 10:
+            items = [_write(v, indent + 2, False) for v in value]
+            return '[\n' + ', \n'.join(pad + i for i in items) + '\n' + ' ' * indent + ']'
+        return '[' + ', '.join(_write(v, indent, False) for v in value) + ']'
+    return json.dumps(value)
+
+
+def graph_to_json(nodes, arg_nodes, row_ptr, heads):
+    """MXNet's symbol JSON text, laid out byte for byte as MXNet 1.9.1 writes it."""
+    jnodes = []
+    for op, name, attrs, inputs in nodes:
+        parts = ['"op": %s' % json.dumps(op), '"name": %s' % json.dumps(name)]
+        if attrs:
+            parts.append('"attrs": %s' % _write(dict(sorted(attrs.items())), 6, False))
+        parts.append('"inputs": %s' % _write(inputs, 6, False))
+        jnodes.append('    {\n' + ', \n'.join('      ' + p for p in parts) + '\n    }')
+    body = [
+        '"nodes": [\n' + ', \n'.join(jnodes) + '\n  ]' if jnodes else '"nodes": []',
+        '"arg_nodes": %s' % _write(arg_nodes, 2, False),
+        '"node_row_ptr": %s' % _write(row_ptr, 2, False),
+        '"heads": %s' % _write(heads, 2, False),
+        '"attrs": {"mxnet_version": ["int", 10901]}',
+    ]
+    return '{\n' + ', \n'.join('  ' + b for b in body) + '\n}'

@@ -4,7 +4,6 @@ A Symbol is a list of output entries ``(node, index)``. A node is a variable (``
 or an operator application whose parameters are kept as MXNet keeps them: attribute strings,
 exactly what ``tojson()`` writes. Graphs execute through :mod:`mxcompat.executor`.
 """
-import json
 
 from .. import attribute, name as _name
 from ..base import MXNetError, attr_to_string, dtype_flag, string_types, numeric_types
@@ -277,7 +276,10 @@ class Symbol:
         """
         if len(self._outputs) != 1:
             return None
-        return self._outputs[0][0].attrs.get(key)
+        attrs = self._outputs[0][0].attrs
+        if key in _HIDDEN_KEYS:
+            key = '__%s__' % key
+        return attrs.get(key)
 
     def list_attr(self, recursive=False):
         """Gets all attributes from the symbol.
@@ -292,7 +294,7 @@ class Symbol:
                                      'Please use attr_dict instead.')
         if len(self._outputs) != 1:
             return {}
-        return dict(self._outputs[0][0].attrs)
+        return _show_hidden(self._outputs[0][0].attrs)
 
     def attr_dict(self):
         """Recursively gets all attributes from the symbol and its children.
@@ -304,7 +306,7 @@ class Symbol:
             For each symbol, the name of the symbol is its key in the dict
             and the correspond value is that symbol's attribute list (itself a dictionary).
         """
-        return {n.name: dict(n.attrs) for n in self._nodes() if n.attrs}
+        return {n.name: _show_hidden(n.attrs) for n in self._nodes() if n.attrs}
 
     def _set_attr(self, **kwargs):
         """Sets an attribute of the symbol."""
@@ -471,25 +473,17 @@ class Symbol:
     # ------------------------------------------------------------------ serialization
     def tojson(self):
         """Saves symbol to a JSON string, in MXNet's format."""
+        from .json_format import graph_to_json
         nodes = self._nodes()
         index = {id(n): i for i, n in enumerate(nodes)}
         aux = self._aux_ids()
         jnodes, row_ptr = [], [0]
         for n in nodes:
-            entry = {'op': 'null' if n.op is None else n.op.name, 'name': n.name}
-            if n.attrs:
-                entry['attrs'] = dict(n.attrs)
-            entry['inputs'] = [[index[id(i)], k, 1 if id(i) in aux else 0] for i, k in n.inputs]
-            jnodes.append(entry)
+            inputs = [[index[id(i)], k, 1 if id(i) in aux else 0] for i, k in n.inputs]
+            jnodes.append(('null' if n.op is None else n.op.name, n.name, n.attrs, inputs))
             row_ptr.append(row_ptr[-1] + n.num_outputs())
-        graph = {
-            'nodes': jnodes,
-            'arg_nodes': [i for i, n in enumerate(nodes) if n.op is None],
-            'node_row_ptr': row_ptr,
-            'heads': [[index[id(n)], i, 0] for n, i in self._outputs],
-            'attrs': {'mxnet_version': ['int', 10901]},
-        }
-        return _dump_json(graph)
+        return graph_to_json(jnodes, [i for i, n in enumerate(nodes) if n.op is None], row_ptr,
+                             [[index[id(n)], i, 0] for n, i in self._outputs])
 
     def save(self, fname, remove_amp_cast=True):
         """Saves symbol to a file (atomically).
@@ -625,20 +619,21 @@ class NotImplementedForSymbol(MXNetError):
 
 
 def _mirror_hidden(attrs):
-    out = dict(attrs)
-    for key in _HIDDEN_KEYS:
-        hidden = '__%s__' % key
-        if key in attrs and hidden not in attrs:
-            out[hidden] = attrs[key]
-        elif hidden in attrs and key not in attrs:
-            out[key] = attrs[hidden]
+    """MXNet stores the hidden keys (lr_mult, ctx_group, ...) as '__key__' only."""
+    out = {}
+    for k, v in attrs.items():
+        out['__%s__' % k if k in _HIDDEN_KEYS else k] = v
     return out
 
 
-def _dump_json(graph):
-    # MXNet's writer (dmlc::JSONWriter) puts each node on several lines; any valid JSON loads,
-    # but byte-equal files make diffs against MXNet-written files meaningful.
-    return json.dumps(graph, indent=2, separators=(', ', ': '))
+def _show_hidden(attrs):
+    """Attribute listings show each stored '__key__' of a hidden key also as 'key'."""
+    out = dict(attrs)
+    for key in _HIDDEN_KEYS:
+        hidden = '__%s__' % key
+        if hidden in attrs:
+            out[key] = attrs[hidden]
+    return out
 
 
 def _arith(lhs, other, sym_op, scalar_op):
