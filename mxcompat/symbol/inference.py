@@ -17,6 +17,20 @@ def _known(shape):
     return shape is not None and all(d > 0 for d in shape)
 
 
+def _merge(old, new):
+    """Combine two partial shapes (0 = unknown dim); None when they disagree."""
+    if old is None or len(old) != len(new) and not _known(old):
+        return new
+    if len(old) != len(new):
+        return None if _known(new) else old
+    out = []
+    for o, n in zip(old, new):
+        if o > 0 and n > 0 and o != n:
+            return None
+        out.append(o if o > 0 else n)
+    return tuple(out)
+
+
 def _var_shape(node):
     s = node.attrs.get('__shape__')
     if s is None:
@@ -120,14 +134,17 @@ def infer_shape(sym, args, kwargs, partial):
                             isinstance(new_in[0], list):
                         new_in = new_in[0]
                 for (i, k), old, new in zip(n.inputs, in_shapes, new_in):
-                    if new is not None and _known(new) and not _known(old):
-                        shapes[id(i)][k] = tuple(new)
-                        changed = True
-                    elif new is not None and _known(new) and tuple(new) != tuple(old):
+                    if new is None:
+                        continue
+                    merged = _merge(old, tuple(new))
+                    if merged is None:
                         raise MXNetError(
                             'Shape inconsistent in operator %s(name="%s"): input %s has shape '
                             '%s but %s is required' % (n.op.name, n.name, i.name, tuple(old),
                                                        tuple(new)))
+                    if merged != old:
+                        shapes[id(i)][k] = merged
+                        changed = True
                 in_shapes = [shapes[id(i)][k] for i, k in n.inputs]
             if all(_known(s) for s in in_shapes) and any(o is None for o in shapes[id(n)]):
                 in_dt = [_entry_dtype(dtypes, i, k) for i, k in n.inputs]

@@ -654,18 +654,25 @@ def _make(op_name, inputs, params=None, hint=None, name=None, attr=None):
 
 def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=None):
     """Build the node for ``op`` called as ``mx.sym.<func_name>``."""
-    sparams = {}
+    sparams, extra_attrs = {}, {}
     for k, v in params.items():
         if v is None:
             continue
-        sparams[k] = attr_to_string(v) if not isinstance(v, string_types) else v
+        v = attr_to_string(v) if not isinstance(v, string_types) else v
+        # hidden keys (lr_mult, ctx_group, ...) and __dunder__ keys are attributes, not params
+        if k in _HIDDEN_KEYS or (k.startswith('__') and k.endswith('__')):
+            extra_attrs[k] = v
+        else:
+            sparams[k] = v
     if op.variadic:
         key = op.key_var_num_args or 'num_args'
         if key in op.params and (key not in sparams or op.key_var_num_args):
             sparams[key] = str(len(pos_inputs))
     node_name = _name.current().get(name, func_name.lower())
     attrs = attribute.current().get(attr)
-    attrs = _mirror_hidden(attrs) if attrs else {}
+    attrs = dict(attrs) if attrs else {}
+    attrs.update(extra_attrs)
+    attrs = _mirror_hidden(attrs)
     for k, v in attrs.items():
         if not isinstance(v, string_types):
             raise ValueError('Attributes need to be string')
