@@ -13,7 +13,8 @@ import torch.utils.dlpack
 
 from ..base import (MXNetError, numeric_types, integer_types, dtype_torch, dtype_np,
                     torch_to_np_type, BFLOAT16_NP)
-from ..context import Context, current_context, context_of_device, torch_device, as_context
+from ..context import Context, current_context, context_of_device, as_context
+from ..ops.shape_rules import infer_reshape
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
            'from_torch', 'from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'waitall',
@@ -39,6 +40,7 @@ class NDArray:
             raise MXNetError('NDArray(handle): handle must be a torch.Tensor; use mx.nd.array '
                              'to make an NDArray from data')
         self._t = handle
+        self._ctx = None
 
     # ---------------------------------------------------------------- properties
     @property
@@ -64,10 +66,7 @@ class NDArray:
     @property
     def context(self):
         """Device context of the array."""
-        try:
-            return self._ctx
-        except AttributeError:
-            return context_of_device(self._t.device)
+        return self._ctx or context_of_device(self._t.device)
 
     ctx = context
 
@@ -235,10 +234,7 @@ class NDArray:
         """Wrap ``t`` keeping this array's context."""
         out = NDArray.__new__(NDArray)
         out._t = t
-        try:
-            out._ctx = self._ctx
-        except AttributeError:
-            pass
+        out._ctx = self._ctx
         return out
 
     # ---------------------------------------------------------------- autograd
@@ -312,8 +308,13 @@ class NDArray:
         return {'array': self.asnumpy(), 'ctx': str(self.context)}
 
     def __setstate__(self, state):
+        if 'handle' in state:  # state pickled by real MXNet: NDArray::Save bytes
+            from .serialization import load_raw_bytes
+            self._t = load_raw_bytes(state['handle'])
+            return
         a = state['array']
         self._t = torch.from_numpy(np.ascontiguousarray(a))
+        self._ctx = None
 
     def __reduce__(self):
         return (_rebuild, (self.asnumpy(),))
@@ -487,9 +488,60 @@ class NDArray:
         if kwargs:
             raise TypeError('Got unknown keywords in reshape: %s. Accepted keyword arguments '
                             'are \'shape\' and \'reverse\'.' % ', '.join(kwargs))
-        from ..ops.shape_rules import infer_reshape
+        if not reverse and all(type(d) is int and (d > 0 or d == -1) for d in shape):
+            try:
+                return self._like(self._t.view(shape))
+            except RuntimeError:
+                pass  # a non-contiguous view or a size mismatch: take the checked path
         new_shape = infer_reshape(tuple(self._t.shape), tuple(shape), reverse)
         return self._like(self._t.reshape(new_shape))
+
+    def flatten(self, inplace=False):
+        """Flatten this array without altering any data.
+
+        Parameters
+        ----------
+        inplace : bool, default False
+            If True, this method returns a **view** of this array
+            that shares data with this array. Otherwise, a copy is returned.
+        """
+        from .op import flatten
+        return flatten(self) if not inplace else self.reshape((0, -1))
+
+    def expand_dims(self, axis, inplace=False):
+        """Adds an additional dimension to the current array without altering any data.
+
+        Parameters
+        ----------
+        axis : int
+            Position where new axis is to be inserted (in [-ndim-1, ndim]).
+        inplace : bool, default False
+            If True, this method returns a **view** of this array
+            that shares data with this array. Otherwise, a copy is returned.
+        """
+        from .op import expand_dims
+        if not inplace:
+            return expand_dims(self, axis=axis)
+        ndim = self._t.dim()
+        if not -ndim - 1 <= axis <= ndim:
+            raise MXNetError('expand_dims: axis %d is out of range for %dd array' % (axis, ndim))
+        return self._like(self._t.unsqueeze(axis))
+
+    def squeeze(self, axis=None, inplace=False):
+        """Remove dimensions with size 1 from this array without altering any data.
+
+        Parameters
+        ----------
+        axis : int, tuple of int, or None
+            Selects a subset of the single-dimensional entries in the shape.
+            If an axis is selected with shape entry greater than one, an error is raised.
+        inplace : bool, default False
+            If True, this method returns a **view** of this array
+            that shares data with this array. Otherwise, a copy is returned.
+        """
+        from .op import squeeze
+        out = squeeze(self, axis=axis)
+        return out if not inplace else self._like(self._t.view(out.shape))
 
     def broadcast_to(self, shape):
         """Broadcasts the input array to a new shape (0 keeps a dimension)."""
@@ -518,6 +570,7 @@ def wrap(t):
     """Wrap a ``torch.Tensor`` as an NDArray without copying."""
     out = NDArray.__new__(NDArray)
     out._t = t
+    out._ctx = None  # None: the context follows the tensor's device (cpu(0) for host memory)
     return out
 
 

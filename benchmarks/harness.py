@@ -1,0 +1,319 @@
+"""Side-by-side timing of one workload on mxcompat, plain PyTorch and (optionally) real MXNet.
+
+Each framework runs in its own worker process (real MXNet under the interpreter given by
+``--mxnet-python``), driven over a pipe. Workloads come from a suite module (e.g.
+``bench_ops.py``): each builds a zero-argument callable per framework from the same numpy
+inputs. The harness calibrates a repeat count per callable, then runs ``--rounds`` rounds in
+which every workload is timed on every framework in turn (interleaved, so that machine noise
+hits all of them alike), and prints median per-call times and the ratios to PyTorch.
+
+    python benchmarks/bench_ops.py [--mxnet-python ~/mxnet-oracle/bin/python] [--rounds 5]
+
+The worker protocol (one JSON object per line) is internal: ``--worker`` is not for users.
+"""
+import argparse
+import importlib
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BACKENDS = ('torch', 'mxcompat', 'mxnet')
+
+
+class Workload:
+    """One benchmark: numpy inputs, and the code to time on MXNet's API and on torch.
+
+    Parameters
+    ----------
+    name : str
+        Row label.
+    inputs : callable(size, numpy.random.RandomState) -> dict of numpy arrays
+    mx : callable(mx, **arrays) -> callable
+        Builds the timed callable from ``mx`` (mxcompat or real MXNet) and NDArrays.
+    torch : callable(torch, **arrays) -> callable
+        Builds the equivalent timed callable from ``torch`` and tensors.
+    needs : tuple of str
+        ``mx.nd`` names the workload calls; where one is missing it is skipped.
+    """
+
+    def __init__(self, name, inputs, mx, torch, needs=()):
+        self.name, self.inputs, self.mx, self.torch, self.needs = name, inputs, mx, torch, needs
+
+
+# ---------------------------------------------------------------------------- worker side
+class _Framework:
+    def __init__(self, backend, gpu, threads):
+        self.backend = backend
+        if backend == 'torch':
+            import torch
+            if threads:
+                torch.set_num_threads(threads)
+            self.lib = torch
+            self.device = torch.device('cuda' if gpu else 'cpu')
+            self.version = torch.__version__
+            self.sync = torch.cuda.synchronize if gpu else (lambda: None)
+            return
+        if backend == 'mxcompat':
+            sys.path.insert(0, ROOT)
+            import mxcompat as mx
+            import torch
+            if threads:
+                torch.set_num_threads(threads)
+            self.version = 'mxcompat on torch %s' % torch.__version__
+        else:
+            import mxnet as mx
+            if 'mxcompat' in (mx.__file__ or ''):
+                raise RuntimeError('--mxnet-python must have real MXNet, not mxcompat')
+            self.version = 'MXNet %s' % mx.__version__
+        self.lib = mx
+        self.ctx = mx.gpu(0) if gpu else mx.cpu()
+        self.sync = mx.nd.waitall
+
+    def build(self, wl, arrays):
+        if self.backend == 'torch':
+            t = {k: self.lib.from_numpy(v).to(self.device) for k, v in arrays.items()}
+            return wl.torch(self.lib, **t)
+        missing = [n for n in wl.needs if not hasattr(self.lib.nd, n)]
+        if missing:
+            raise _Skip('mx.nd.%s missing in %s' % (', mx.nd.'.join(missing), self.backend))
+        nds = {k: self.lib.nd.array(v, ctx=self.ctx, dtype=v.dtype) for k, v in arrays.items()}
+        return wl.mx(self.lib, **nds)
+
+    def time(self, fn, number):
+        sync = self.sync
+        sync()
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        sync()
+        return time.perf_counter() - t0
+
+
+class _Skip(Exception):
+    pass
+
+
+def _worker(args):
+    global _OUT
+    import numpy as np
+    # Replies go to the original stdout; anything the frameworks print goes to stderr.
+    _OUT = os.fdopen(os.dup(1), 'w')
+    os.dup2(2, 1)
+    suite = importlib.import_module(args.suite)
+    try:
+        fw = _Framework(args.worker, args.gpu, args.threads)
+    except Exception as exc:  # reported to the driver, which skips this framework
+        _reply({'error': '%s: %s' % (type(exc).__name__, exc)})
+        return
+    _reply({'version': fw.version})
+    fns = {}
+    for line in sys.stdin:
+        msg = json.loads(line)
+        cmd = msg['cmd']
+        if cmd == 'quit':
+            break
+        name = msg['name']
+        if cmd == 'setup':
+            wl = next(w for w in suite.WORKLOADS if w.name == name)
+            arrays = wl.inputs(args.size, np.random.RandomState(0))
+            try:
+                fn = fw.build(wl, arrays)
+                fn()
+                fw.sync()
+            except _Skip as exc:
+                _reply({'skip': str(exc)})
+                continue
+            except Exception as exc:
+                _reply({'skip': 'fails: %s: %s' % (type(exc).__name__, str(exc)[:200])})
+                continue
+            fns[name] = fn
+            _reply({'ok': True})
+        elif cmd == 'calibrate':
+            number = 1
+            while True:
+                elapsed = fw.time(fns[name], number)
+                if elapsed >= msg['min_time'] or number >= 10 ** 7:
+                    break
+                number *= 10 if elapsed < msg['min_time'] / 20 else 2
+            _reply({'number': number})
+        elif cmd == 'time':
+            _reply({'seconds': fw.time(fns[name], msg['number'])})
+
+
+_OUT = None
+
+
+def _reply(obj):
+    _OUT.write(json.dumps(obj) + '\n')
+    _OUT.flush()
+
+
+# ---------------------------------------------------------------------------- driver side
+class _Worker:
+    def __init__(self, backend, python, args):
+        cmd = [python, os.path.abspath(__file__), '--worker', backend, '--suite', args.suite,
+               '--size', str(args.size), '--threads', str(args.threads)]
+        if args.gpu:
+            cmd.append('--gpu')
+        env = dict(os.environ, PYTHONPATH=HERE + os.pathsep + os.environ.get('PYTHONPATH', ''))
+        if args.threads:
+            env.update(OMP_NUM_THREADS=str(args.threads), MKL_NUM_THREADS=str(args.threads),
+                       MXNET_CPU_WORKER_NTHREADS=str(args.threads))
+        self.backend = backend
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, env=env, cwd=ROOT)
+        hello = self._read()
+        self.error = hello.get('error')
+        self.version = hello.get('version')
+
+    def _read(self):
+        line = self.proc.stdout.readline()
+        if not line:
+            return {'error': 'worker exited with status %s' % self.proc.wait()}
+        return json.loads(line)
+
+    def ask(self, **msg):
+        self.proc.stdin.write(json.dumps(msg) + '\n')
+        self.proc.stdin.flush()
+        return self._read()
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write('{"cmd": "quit"}\n')
+                self.proc.stdin.close()
+            except BrokenPipeError:
+                pass
+        self.proc.wait()
+
+
+def _machine():
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open('/proc/cpuinfo') as f:
+            cpu = next(l.split(':', 1)[1].strip() for l in f if l.startswith('model name'))
+    except (OSError, StopIteration):
+        pass
+    return '%s, %d cores, Python %s' % (cpu, os.cpu_count() or 0, platform.python_version())
+
+
+def _fmt_time(s):
+    return '-' if s is None else ('%.2f' % (s * 1e6) if s < 1e-3 else '%.1f' % (s * 1e6))
+
+
+def run(args):
+    suite = importlib.import_module(args.suite)
+    workloads = [w for w in suite.WORKLOADS if not args.only or w.name in args.only]
+    pythons = {'torch': sys.executable, 'mxcompat': sys.executable}
+    if args.mxnet_python:
+        pythons['mxnet'] = os.path.expanduser(args.mxnet_python)
+    workers = {}
+    notes = []
+    for backend in BACKENDS:
+        if backend in pythons:
+            w = _Worker(backend, pythons[backend], args)
+            if w.error:
+                notes.append('%s: not run (%s)' % (backend, w.error))
+                w.close()
+            else:
+                workers[backend] = w
+    try:
+        numbers, skipped = {}, {}
+        for wl in workloads:
+            for backend, w in workers.items():
+                res = w.ask(cmd='setup', name=wl.name)
+                if 'skip' in res:
+                    skipped[wl.name, backend] = res['skip']
+                    continue
+                numbers[wl.name, backend] = w.ask(cmd='calibrate', name=wl.name,
+                                                  min_time=args.min_time)['number']
+        times = {key: [] for key in numbers}
+        order = list(workers)
+        for r in range(args.rounds):
+            for wl in workloads:
+                # rotate the framework order every round so that none is always first
+                for backend in order[r % len(order):] + order[:r % len(order)]:
+                    key = (wl.name, backend)
+                    if key in numbers:
+                        sec = workers[backend].ask(cmd='time', name=wl.name,
+                                                   number=numbers[key])['seconds']
+                        times[key].append(sec / numbers[key])
+    finally:
+        for w in workers.values():
+            w.close()
+    medians = {key: statistics.median(v) for key, v in times.items()}
+    _print_table(args, workloads, workers, medians, skipped, notes)
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'machine': _machine(), 'size': args.size, 'rounds': args.rounds,
+                       'threads': args.threads, 'gpu': args.gpu,
+                       'versions': {b: w.version for b, w in workers.items()},
+                       'median_seconds': {'%s/%s' % k: v for k, v in medians.items()},
+                       'all_seconds': {'%s/%s' % k: v for k, v in times.items()},
+                       'skipped': {'%s/%s' % k: v for k, v in skipped.items()}}, f, indent=1)
+    return 0
+
+
+def _print_table(args, workloads, workers, medians, skipped, notes):
+    print('machine: %s' % _machine())
+    for b, w in workers.items():
+        print('%-9s %s' % (b + ':', w.version))
+    print('per-call time in microseconds, median of %d interleaved rounds; inputs %dx%d '
+          'float32 on %s, %s thread(s)' % (args.rounds, args.size, args.size,
+                                          'GPU' if args.gpu else 'CPU',
+                                          args.threads or 'default'))
+    cols = [b for b in BACKENDS if b in workers]
+    ratio_cols = [b for b in ('mxcompat', 'mxnet') if b in workers and 'torch' in workers]
+    head = '%-16s' % 'workload' + ''.join('%12s' % c for c in cols) + \
+        ''.join('%16s' % ('%s/torch' % c) for c in ratio_cols)
+    print(head)
+    print('-' * len(head))
+    for wl in workloads:
+        row = '%-16s' % wl.name
+        for c in cols:
+            row += '%12s' % _fmt_time(medians.get((wl.name, c)))
+        for c in ratio_cols:
+            a, t = medians.get((wl.name, c)), medians.get((wl.name, 'torch'))
+            row += '%16s' % ('-' if a is None or t is None else '%.2fx' % (a / t))
+        print(row)
+    for (name, backend), why in sorted(skipped.items()):
+        print('note: %s skipped on %s: %s' % (name, backend, why))
+    for n in notes:
+        print('note: %s' % n)
+
+
+def main(argv=None, suite=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--suite', default=suite or 'bench_ops',
+                    help='module in benchmarks/ that defines WORKLOADS')
+    ap.add_argument('--mxnet-python', metavar='PYTHON',
+                    help='interpreter with real MXNet 1.x installed; adds an MXNet column')
+    ap.add_argument('--rounds', type=int, default=5, help='interleaved rounds (default 5)')
+    ap.add_argument('--size', type=int, default=16, help='inputs are SIZE x SIZE (default 16)')
+    ap.add_argument('--threads', type=int, default=1,
+                    help='intra-op threads of every framework (0: their defaults; default 1)')
+    ap.add_argument('--min-time', type=float, default=0.05,
+                    help='seconds one timed batch of calls lasts at least (default 0.05)')
+    ap.add_argument('--only', nargs='*', help='workload names to run (default: all)')
+    ap.add_argument('--gpu', action='store_true', help='run on GPU 0 instead of the CPU')
+    ap.add_argument('--json', metavar='FILE', help='also write all timings to FILE')
+    ap.add_argument('--worker', choices=BACKENDS, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error('--rounds must be at least 1')
+    if HERE not in sys.path:
+        sys.path.insert(0, HERE)
+    if args.worker:
+        _worker(args)
+        return 0
+    return run(args)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,412 @@
+"""Element-wise unary operators (``abs``, ``exp``, ``sigmoid``, ``clip``, ``Cast``, ...) and the
+small element-wise helpers MXNet registers next to them (``where``, ``add_n``, ``BlockGrad``,
+``make_loss``/``MakeLoss``, ``amp_cast``, ``all_finite``, ...).
+
+Math functions of integer arrays are computed in float64 and truncated back to the array's
+dtype, as MXNet does (``sqrt`` of int32 [2, 5] is [1, 2]). Rounding functions have zero
+gradient; ``round`` rounds halves away from zero and ``rint`` rounds halves down, as MXNet does.
+"""
+import math
+
+import torch
+
+from ..base import MXNetError, dtype_torch, torch_to_np_type
+from .registry import register, REQUIRED, Int, Float, Bool, DType, Enum
+
+_AMP_FLOATS = frozenset([torch.float32, torch.float16, torch.bfloat16])
+
+
+def _dtype_name(t):
+    return torch_to_np_type(t.dtype).__name__
+
+
+# ------------------------------------------------------------------------------ math
+def _unary(name, fn, doc, int_native=False):
+    """Register ``fn`` as a unary operator. Unless ``int_native``, integer arrays are computed
+    in float64 and cast back."""
+    if int_native:
+        def op(data):
+            return fn(data)
+    else:
+        def op(data):
+            if data.is_floating_point():
+                return fn(data)
+            return fn(data.to(torch.float64)).to(data.dtype)
+    op.__name__ = name
+    op.__doc__ = doc
+    register(name)(op)
+
+
+def _round(x):
+    # C round(): halves away from zero (torch.round rounds halves to even)
+    t = torch.trunc(x)
+    return torch.where(torch.abs(x - t) >= 0.5, t + torch.sign(x), t)
+
+
+def _rint(x):
+    # MXNet's rint: the nearer of floor and ceil, floor on ties
+    f = torch.floor(x)
+    c = torch.ceil(x)
+    return torch.where(x - f <= c - x, f, c)
+
+
+def _cbrt(x):
+    # torch has no cbrt: float32/float16 go through float64 so that the result rounds correctly
+    if x.dtype is torch.float64:
+        return torch.sign(x) * torch.abs(x).pow(1.0 / 3)
+    x64 = x.to(torch.float64)
+    return (torch.sign(x64) * torch.abs(x64).pow(1.0 / 3)).to(x.dtype)
+
+
+def _cbrt_any(x):
+    if x.is_floating_point():
+        return _cbrt(x)
+    y = _cbrt(x.to(torch.float64))
+    r = torch.round(y)
+    # pow(1/3) misses exact cubes by an ulp (64 -> 3.9999999999999996); integers must not
+    return torch.where(r * r * r == x, r, y).to(x.dtype)
+
+
+def _gamma(x):
+    # torch has no gamma: exp(lgamma) with the sign of gamma on the negative axis, in float64
+    x64 = x.to(torch.float64)
+    negative_odd = (x64 < 0) & (torch.remainder(torch.floor(x64), 2) == 1)
+    y = torch.where(negative_odd, -1.0, 1.0) * torch.exp(torch.lgamma(x64))
+    y = torch.where(x64 == 0, torch.copysign(torch.full_like(x64, math.inf), x64), y)
+    y = torch.where((x64 < 0) & (x64 == torch.floor(x64)), math.nan, y)
+    return y.to(x.dtype)
+
+
+def _gamma_any(x):
+    if x.is_floating_point():
+        return _gamma(x)
+    # gamma of a positive integer is an integer: round away exp(lgamma)'s last-bit error
+    return torch.round(_gamma(x.to(torch.float64))).to(x.dtype)
+
+
+def _erfinv_any(x):
+    if x.is_floating_point():
+        return torch.erfinv(x)
+    # MXNet turns the NaN of integers outside [-1, 1] into 0
+    y = torch.erfinv(x.to(torch.float64))
+    return torch.where(torch.isnan(y), 0.0, y).to(x.dtype)
+
+
+class _ReLU(torch.autograd.Function):
+    """relu whose gradient is NaN where the input is NaN, as MXNet's (torch's is 0)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        y = torch.relu(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        y, = ctx.saved_tensors
+        return g * torch.where(torch.isnan(y), y, torch.gt(y, 0).to(y.dtype))
+
+
+def _relu(x):
+    if x.requires_grad and torch.is_grad_enabled():
+        return _ReLU.apply(x)
+    return torch.relu(x)
+
+
+def _softsign(x):
+    return x / (1 + torch.abs(x))
+
+
+def _degrees(x):
+    return x * (180.0 / math.pi)
+
+
+def _radians(x):
+    return x * (math.pi / 180.0)
+
+
+def _logical_not(x):
+    return torch.eq(x, 0).to(x.dtype)
+
+
+for _name, _fn, _doc in (
+        ('abs', torch.abs, 'Returns element-wise absolute value of the input.'),
+        ('sign', torch.sign, 'Returns element-wise sign of the input.'),
+        ('round', _round, 'Returns element-wise rounded value to the nearest integer of the '
+                          'input (halves away from zero).'),
+        ('rint', _rint, 'Returns element-wise rounded value to the nearest integer of the input '
+                        '(halves toward negative infinity).'),
+        ('ceil', torch.ceil, 'Returns element-wise ceiling of the input.'),
+        ('floor', torch.floor, 'Returns element-wise floor of the input.'),
+        ('trunc', torch.trunc, 'Return the element-wise truncated value of the input.'),
+        ('fix', torch.trunc, 'Returns element-wise rounded value to the nearest integer towards '
+                             'zero of the input.'),
+        ('square', torch.square, 'Returns element-wise squared value of the input.'),
+        ('negative', torch.neg, 'Numerical negative of the argument, element-wise.'),
+        ('relu', _relu, 'Computes rectified linear activation: max(x, 0).'),
+        ('cbrt', _cbrt_any, 'Returns element-wise cube-root value of the input.'),
+        ('erfinv', _erfinv_any, 'Returns element-wise inverse gauss error function of the '
+                                'input.'),
+        ('gamma', _gamma_any, 'Returns the gamma function (extension of the factorial function '
+                              'to the reals), computed element-wise on the input array.'),
+        ('logical_not', _logical_not, 'Returns the result of logical NOT (!) function.')):
+    _unary(_name, _fn, _doc, int_native=True)  # integer arrays handled by _fn itself
+
+for _name, _fn, _doc in (
+        ('sqrt', torch.sqrt, 'Returns element-wise square-root value of the input.'),
+        ('rsqrt', torch.rsqrt, 'Returns element-wise inverse square-root value of the input.'),
+        ('rcbrt', lambda x: torch.reciprocal(_cbrt(x)),
+         'Returns element-wise inverse cube-root value of the input.'),
+        ('exp', torch.exp, 'Returns element-wise exponential value of the input.'),
+        ('log', torch.log, 'Returns element-wise Natural logarithmic value of the input.'),
+        ('log10', torch.log10, 'Returns element-wise Base-10 logarithmic value of the input.'),
+        ('log2', torch.log2, 'Returns element-wise Base-2 logarithmic value of the input.'),
+        ('log1p', torch.log1p, 'Returns element-wise ``log(1 + x)`` value of the input.'),
+        ('expm1', torch.expm1, 'Returns ``exp(x) - 1`` computed element-wise on the input.'),
+        ('sin', torch.sin, 'Computes the element-wise sine of the input array.'),
+        ('cos', torch.cos, 'Computes the element-wise cosine of the input array.'),
+        ('tan', torch.tan, 'Computes the element-wise tangent of the input array.'),
+        ('arcsin', torch.asin, 'Returns element-wise inverse sine of the input array.'),
+        ('arccos', torch.acos, 'Returns element-wise inverse cosine of the input array.'),
+        ('arctan', torch.atan, 'Returns element-wise inverse tangent of the input array.'),
+        ('sinh', torch.sinh, 'Returns the hyperbolic sine of the input array, computed '
+                             'element-wise.'),
+        ('cosh', torch.cosh, 'Returns the hyperbolic cosine  of the input array, computed '
+                             'element-wise.'),
+        ('tanh', torch.tanh, 'Returns the hyperbolic tangent of the input array, computed '
+                             'element-wise.'),
+        ('arcsinh', torch.asinh, 'Returns the element-wise inverse hyperbolic sine of the input '
+                                 'array.'),
+        ('arccosh', torch.acosh, 'Returns the element-wise inverse hyperbolic cosine of the '
+                                 'input array.'),
+        ('arctanh', torch.atanh, 'Returns the element-wise inverse hyperbolic tangent of the '
+                                 'input array.'),
+        ('degrees', _degrees, 'Converts each element of the input array from radians to '
+                              'degrees.'),
+        ('radians', _radians, 'Converts each element of the input array from degrees to '
+                              'radians.'),
+        ('reciprocal', torch.reciprocal, 'Returns the reciprocal of the argument, element-wise.'),
+        ('sigmoid', torch.sigmoid, 'Computes sigmoid of x element-wise: 1 / (1 + exp(-x)).'),
+        ('softsign', _softsign, 'Computes softsign of x element-wise: x / (1 + abs(x)).'),
+        ('erf', torch.erf, 'Returns element-wise gauss error function of the input.'),
+        ('gammaln', torch.lgamma, 'Returns element-wise log of the absolute value of the gamma '
+                                  'function of the input.')):
+    _unary(_name, _fn, _doc)
+
+
+@register('hard_sigmoid', params={'alpha': (Float, 0.2), 'beta': (Float, 0.5)})
+def hard_sigmoid(data, *, alpha, beta):
+    """Computes hard sigmoid of x element-wise: max(0, min(1, alpha * x + beta))."""
+    if not data.is_floating_point():
+        raise MXNetError('hard_sigmoid: this operation only supports floating point types, not '
+                         '%s; cast data with astype(\'float32\')' % _dtype_name(data))
+    v = data * alpha + beta
+    # the gradient is alpha strictly inside (0, 1) and 0 on the flat parts and their edges
+    return torch.where((v > 0) & (v < 1), v, v.detach().clamp(0, 1))
+
+
+@register('smooth_l1', params={'scalar': (Float, 1.0)})
+def smooth_l1(data, *, scalar):
+    """Calculate Smooth L1 Loss(lhs, scalar): (sigma*x)^2/2 if |x| < 1/sigma^2, else
+    |x| - 0.5/sigma^2."""
+    bsq = scalar * scalar
+    ibsq = 1.0 / bsq
+    a = torch.abs(data)
+    return torch.where(a > ibsq, a - 0.5 * ibsq, (0.5 * bsq) * data * data)
+
+
+@register('clip', params={'a_min': (Float, REQUIRED), 'a_max': (Float, REQUIRED)})
+def clip(data, *, a_min, a_max):
+    """Clips (limits) the values in an array to [a_min, a_max]; the gradient is 0 outside."""
+    if not data.is_floating_point():
+        a_min, a_max = int(a_min), int(a_max)
+    return torch.clamp(data, a_min, a_max)
+
+
+# ------------------------------------------------------------------------------ identities
+class _ZeroGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, g):
+        return torch.zeros_like(g)
+
+
+class _ScaledGrad(torch.autograd.Function):
+    """Identity whose gradient ignores the head gradient: ``scale`` everywhere, divided by the
+    batch size or by the number of elements above ``thresh`` (MakeLoss's normalizations)."""
+
+    @staticmethod
+    def forward(ctx, x, scale, normalization, thresh):
+        if normalization == 'batch':
+            # MXNet views the array as 2-D (all axes but the last, last) and takes its rows
+            scale = scale / max(1, math.prod(x.shape[:-1]))
+        elif normalization == 'valid':
+            ctx.save_for_backward(x)
+        ctx.scale = scale
+        ctx.normalization = normalization
+        ctx.thresh = thresh
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, g):
+        if ctx.normalization == 'valid':
+            x, = ctx.saved_tensors
+            valid = torch.clamp_min(torch.gt(x, ctx.thresh).sum().to(g.dtype), 1)
+            return torch.full_like(g, ctx.scale) / valid, None, None, None
+        return torch.full_like(g, ctx.scale), None, None, None
+
+
+def _needs_graph(t):
+    return t.requires_grad and torch.is_grad_enabled()
+
+
+@register('_copy', aliases=('identity',))
+def copy(data):
+    """Returns a copy of the input."""
+    return data.clone()
+
+
+@register('BlockGrad', aliases=('stop_gradient',))
+def block_grad(data):
+    """Stops gradient computation: the output is a copy of the input whose gradient is zero."""
+    if _needs_graph(data):
+        return _ZeroGrad.apply(data)
+    return data.clone()
+
+
+@register('make_loss', output_names=('loss',))
+def make_loss(data):
+    """Make your own loss function in network construction: the gradient of the input is 1."""
+    if _needs_graph(data):
+        return _ScaledGrad.apply(data, 1.0, 'null', 0.0)
+    return data.clone()
+
+
+@register('MakeLoss', params={'grad_scale': (Float, 1.0), 'valid_thresh': (Float, 0.0),
+                              'normalization': (Enum('null', 'batch', 'valid'), 'null')})
+def make_loss_legacy(data, *, grad_scale, valid_thresh, normalization):
+    """Make your own loss function in network construction: the gradient of the input is
+    grad_scale, divided by the batch size ('batch') or by the number of elements greater than
+    valid_thresh ('valid')."""
+    if _needs_graph(data):
+        return _ScaledGrad.apply(data, grad_scale, normalization, valid_thresh)
+    return data.clone()
+
+
+@register('_identity_with_attr_like_rhs', inputs=('lhs', 'rhs'))
+def identity_with_attr_like_rhs(lhs, rhs):
+    """Returns a copy of lhs, which must have the shape and dtype of rhs."""
+    if lhs.shape != rhs.shape or lhs.dtype is not rhs.dtype:
+        raise MXNetError('_identity_with_attr_like_rhs: lhs %s %s must have the shape and dtype '
+                         'of rhs %s %s' % (tuple(lhs.shape), _dtype_name(lhs),
+                                           tuple(rhs.shape), _dtype_name(rhs)))
+    return lhs.clone()
+
+
+@register('zeros_like')
+def zeros_like(data):
+    """Return an array of zeros with the same shape, type and storage type as the input."""
+    return torch.zeros_like(data)
+
+
+@register('ones_like')
+def ones_like(data):
+    """Return an array of ones with the same shape and type as the input."""
+    return torch.ones_like(data)
+
+
+# ------------------------------------------------------------------------------ casts
+@register('Cast', aliases=('cast',), params={'dtype': (DType, REQUIRED)})
+def cast(data, *, dtype):
+    """Casts all elements of the input to a new type."""
+    return data.to(dtype_torch(dtype), copy=True)
+
+
+@register('amp_cast', params={'dtype': (DType, REQUIRED)})
+def amp_cast(data, *, dtype):
+    """Cast function between low precision float/FP32 used by AMP: arrays of other dtypes are
+    returned unchanged."""
+    if data.dtype in _AMP_FLOATS:
+        return data.to(dtype_torch(dtype), copy=True)
+    return data.clone()
+
+
+@register('amp_multicast', inputs=('*data',), key_var_num_args='num_outputs',
+          params={'num_outputs': (Int, REQUIRED), 'cast_narrow': (Bool, False)},
+          num_outputs=lambda p: p['num_outputs'],
+          input_rule=lambda p: ['data_%d' % i for i in range(p['num_outputs'])])
+def amp_multicast(*data, num_outputs, cast_narrow):
+    """Cast function used by AMP, that casts its inputs to the common widest type (float32 or
+    the first input's type; the narrowest with cast_narrow). Non-AMP dtypes are unchanged."""
+    if len(data) != num_outputs:
+        raise MXNetError('amp_multicast: num_outputs=%d but %d arrays were given'
+                         % (num_outputs, len(data)))
+    if cast_narrow:
+        target = torch.float32
+        for t in data:
+            if t.dtype is torch.float16 or t.dtype is torch.bfloat16:
+                target = t.dtype
+    else:
+        target = data[0].dtype
+        if any(t.dtype is torch.float32 for t in data):
+            target = torch.float32
+    return tuple(t.to(target, copy=True) if t.dtype in _AMP_FLOATS else t.clone() for t in data)
+
+
+# ------------------------------------------------------------------------------ n-ary
+@register('add_n', aliases=('ElementWiseSum',), inputs=('*args',), key_var_num_args='num_args',
+          infer_shape='same',
+          params={'num_args': (Int, REQUIRED)},
+          input_rule=lambda p: ['arg%d' % i for i in range(p['num_args'])])
+def add_n(*args, num_args):
+    """Adds all input arguments element-wise (all of one shape and dtype)."""
+    if not args:
+        raise MXNetError('add_n: at least one input array is required')
+    first = args[0]
+    for t in args[1:]:
+        if t.shape != first.shape or t.dtype is not first.dtype:
+            raise MXNetError('add_n: all inputs must have one shape and dtype, got %s %s and '
+                             '%s %s' % (tuple(first.shape), _dtype_name(first),
+                                        tuple(t.shape), _dtype_name(t)))
+    if len(args) == 1:
+        return first.clone()
+    out = torch.add(first, args[1])
+    for t in args[2:]:
+        out = out.add_(t)
+    return out
+
+
+@register('where', inputs=('condition', 'x', 'y'))
+def where(condition, x, y):
+    """Return the elements, either from x or y, depending on the condition (non-zero: x).
+    condition has the shape of x, or is 1-D with one entry per row of x."""
+    if x.shape != y.shape or x.dtype is not y.dtype:
+        raise MXNetError('where: x %s %s and y %s %s must have one shape and dtype'
+                         % (tuple(x.shape), _dtype_name(x), tuple(y.shape), _dtype_name(y)))
+    c = condition != 0
+    if condition.shape != x.shape:
+        if condition.dim() != 1 or x.dim() == 0 or condition.shape[0] != x.shape[0]:
+            raise MXNetError('where: condition of shape %s must have the shape of x %s or be '
+                             '1-D of size %s' % (tuple(condition.shape), tuple(x.shape),
+                                                 x.shape[0] if x.dim() else 0))
+        c = c.reshape((-1,) + (1,) * (x.dim() - 1))
+    return torch.where(c, x, y)
+
+
+# ------------------------------------------------------------------------------ AMP checks
+@register('all_finite', params={'init_output': (Bool, True)}, differentiable=False)
+def all_finite(data, *, init_output):
+    """Check if all the float numbers in the array are finite (used for AMP): [1.] or [0.]."""
+    return torch.isfinite(data).all().reshape(1).to(torch.float32)
+
+
+@register('multi_all_finite', inputs=('*data',), key_var_num_args='num_arrays',
+          params={'num_arrays': (Int, 1), 'init_output': (Bool, True)}, differentiable=False,
+          input_rule=lambda p: ['array_%d' % i for i in range(p['num_arrays'])])
+def multi_all_finite(*data, num_arrays, init_output):
+    """Check if all the float numbers in all the arrays are finite (used for AMP)."""
+    ok = torch.stack([torch.isfinite(t).all() for t in data]).all()
+    return ok.reshape(1).to(torch.float32)
