@@ -33,12 +33,16 @@ class _Plan:
                 n += 1
                 continue
             ins = [slot_of[(id(i), k)] for i, k in node.inputs]
+            fn = node.op.fn
+            pos = node.op.call_positions(node.params)
+            if pos is not None:
+                fn = _positional(fn, pos, len(node.op.inputs))
             nout = node.num_outputs()
             outs = list(range(n, n + nout))
             for k in range(nout):
                 slot_of[(id(node), k)] = n + k
             n += nout
-            steps.append((node.op.fn, ins, dict(node.params), outs, node))
+            steps.append((fn, ins, dict(node.params), outs, node))
         self.steps = steps
         self.var_slots = var_slots
         self.out_slots = [slot_of[(id(nd), k)] for nd, k in symbol._outputs]
@@ -57,6 +61,16 @@ class _Plan:
                 for o, r in zip(outs, res):
                     values[o] = r
         return [values[i] for i in self.out_slots]
+
+
+def _positional(fn, positions, n):
+    """Adapt ``fn`` to take only the inputs present, placing them at ``positions``."""
+    def call(*present, **params):
+        args = [None] * n
+        for p, v in zip(positions, present):
+            args[p] = v
+        return fn(*args, **params)
+    return call
 
 
 def _as_list_or_dict(arrays, names, what):

@@ -117,6 +117,17 @@ class OpDef:
             return ['%s%d' % (base, i) for i in range(n)]
         return list(self.inputs)
 
+    def call_positions(self, attrs):
+        """Positions in the implementation's signature of the inputs ``list_inputs`` names,
+        or None when they are simply in order (variadic ops, or no input is left out)."""
+        if self.variadic:
+            return None
+        names = self.list_inputs(attrs)
+        pos = [self.inputs.index(n) for n in names]
+        if pos == list(range(len(pos))):
+            return None
+        return pos
+
     def outputs(self, attrs):
         """Number of outputs the implementation returns for given parameters."""
         n = self.num_outputs

@@ -49,9 +49,15 @@ def _var_dtype(node):
 def run_meta(node, in_shapes, in_dtypes):
     """Output (shapes, dtypes) of ``node`` for known input shapes, or None if it cannot tell."""
     op = node.op
-    args = []
-    for s, d in zip(in_shapes, in_dtypes):
-        args.append(torch.empty(s, dtype=d or torch.float32, device='meta'))
+    present = [torch.empty(s, dtype=d or torch.float32, device='meta')
+               for s, d in zip(in_shapes, in_dtypes)]
+    pos = op.call_positions(node.params)
+    if pos is None:
+        args = present
+    else:
+        args = [None] * len(op.inputs)
+        for p, a in zip(pos, present):
+            args[p] = a
     try:
         with torch.no_grad():
             res = op.fn(*args, **node.params)
@@ -59,7 +65,7 @@ def run_meta(node, in_shapes, in_dtypes):
         raise
     except Exception:  # data-dependent implementations cannot run on meta tensors
         try:
-            real = [torch.zeros(a.shape, dtype=a.dtype) for a in args]
+            real = [None if a is None else torch.zeros(a.shape, dtype=a.dtype) for a in args]
             with torch.no_grad():
                 res = op.fn(*real, **node.params)
         except MXNetError:
@@ -190,7 +196,8 @@ def infer_type(sym, args, kwargs, partial):
     it_arg, it_aux = iter(arg_s), iter(aux_s)
     for n in nodes:
         if n.op is None:
-            shape_state[id(n)] = [next(it_aux) if id(n) in aux_ids else next(it_arg)]
+            s = next(it_aux) if id(n) in aux_ids else next(it_arg)
+            shape_state[id(n)] = [s if s else None]  # () is "unknown" in partial results
     for _ in range(3):
         changed = False
         for n in nodes:
@@ -206,7 +213,7 @@ def infer_type(sym, args, kwargs, partial):
             if all(t is not None for t in in_types) and any(t is None for t in types[id(n)]):
                 in_shapes = [shape_state.get(id(i), [None] * (k + 1))[k] for i, k in n.inputs]
                 res = None
-                if all(_known(s) for s in in_shapes):
+                if all(s is not None and _known(s) for s in in_shapes):
                     res = run_meta(n, in_shapes, in_types)
                 if res is not None:
                     shape_state[id(n)] = list(res[0])
