@@ -13,6 +13,7 @@ from . import ndarray
 from . import ndarray as nd
 from . import autograd
 from . import random
+from . import runtime
 from .utils.alias import install, uninstall
 from . import name
 from . import attribute

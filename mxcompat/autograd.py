@@ -213,8 +213,10 @@ def mark_tensor(t, grad_req, grad_buffer=None):
     if not t.is_leaf:
         t = t.detach()
     if not t.is_floating_point():
-        raise MXNetError('attach_grad: gradients need a floating point array, got %s; cast it '
-                         'with astype(\'float32\') first' % t.dtype)
+        # MXNet lets integer arrays carry a gradient buffer; torch cannot differentiate them,
+        # so the buffer stays zero (what MXNet computes for index-like inputs)
+        t.grad = grad_buffer if grad_buffer is not None else torch.zeros_like(t)
+        return t
     with torch.no_grad():
         t.requires_grad_(True)
         if grad_buffer is not None:

@@ -5,6 +5,8 @@ there is exactly one mapping between numpy, torch and MXNet's type flags.
 """
 import ast
 import numbers
+import os
+import platform
 
 import numpy as np
 import torch
@@ -277,6 +279,21 @@ def attr_to_string(v):
     return str(v)
 
 
+def data_dir_default():
+    """Default data directory: %APPDATA%/mxnet on Windows, ~/.mxnet elsewhere."""
+    import os
+    import platform
+    if platform.system() == 'Windows':
+        return os.path.join(os.environ.get('APPDATA'), 'mxnet')
+    return os.path.join(os.path.expanduser('~'), '.mxnet')
+
+
+def data_dir():
+    """Data directory for downloads (models, datasets): $MXNET_HOME or the default."""
+    import os
+    return os.getenv('MXNET_HOME', data_dir_default())
+
+
 def py_str(x):
     return x.decode('utf-8') if isinstance(x, bytes) else x
 
@@ -294,3 +311,23 @@ def build_param_doc(arg_names, arg_types, arg_descs, remove_dup=True):
             ret += '\n    ' + desc
         param_str.append(ret)
     return ('Parameters\n----------\n%s\n' % ('\n'.join(param_str)))
+
+
+def data_dir_default():
+    """Default data directory: ~/.mxnet (%APPDATA%/mxnet on Windows)."""
+    if platform.system() == 'Windows':
+        return os.path.join(os.environ.get('APPDATA'), 'mxnet')
+    return os.path.join(os.path.expanduser('~'), '.mxnet')
+
+
+def data_dir():
+    """Data directory in the filesystem for storage (models, datasets): $MXNET_HOME or the
+    default."""
+    return os.getenv('MXNET_HOME', data_dir_default())
+
+
+def _as_list(obj):
+    """A list from a list or tuple (returned as is), else ``[obj]``."""
+    if isinstance(obj, (list, tuple)):
+        return obj
+    return [obj]

@@ -6,6 +6,7 @@ torch's (dtype rules of scalar arithmetic, integer division, comparisons returni
 dtype, legacy indexing that never yields 0-d arrays) are handled here.
 """
 import ctypes
+import warnings
 
 import numpy as np
 import torch
@@ -18,7 +19,9 @@ from ..ops.shape_rules import infer_reshape
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
            'from_torch', 'from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'waitall',
-           'concatenate', 'moveaxis', 'onehot_encode']
+           'concatenate', 'moveaxis', 'onehot_encode', 'histogram', 'py_slice']
+
+py_slice = slice  # MXNet's name for the builtin, used by its tests
 
 _INT_DTYPES = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
                          torch.uint16, torch.uint32, torch.uint64, torch.bool])
@@ -431,7 +434,8 @@ class NDArray:
                 return self._like(t[key:key + 1] if key != -1 else t[key:])
             return self._like(t[key])
         key = _convert_key(key, t)
-        r = t[key]
+        flips, key = _flip_negative_steps(key, t.dim(), t.shape)
+        r = (t.flip(flips) if flips else t)[key]
         if r.dim() == 0:
             r = r.reshape(1)
         return self._like(r)
@@ -439,8 +443,15 @@ class NDArray:
     def __setitem__(self, key, value):
         """x.__setitem__(i, y) <=> x[i]=y: sets values of an NDArray at index i."""
         t = self._t
+        _check_not_recording(t)
         if isinstance(value, NDArray):
             value = value._t
+            if value.dtype is not t.dtype:
+                value = value.to(t.dtype)
+        elif isinstance(value, np.generic):
+            value = value.item()
+            if t.dtype in _INT_DTYPES and isinstance(value, float):
+                value = int(value)
         elif isinstance(value, np.ndarray):
             value = torch.from_numpy(np.ascontiguousarray(value)).to(t.dtype)
         elif isinstance(value, (list, tuple)):
@@ -459,11 +470,16 @@ class NDArray:
             key = Ellipsis
         if isinstance(value, torch.Tensor) and value.device != t.device:
             value = value.to(t.device)
-        if t.requires_grad and (t.is_leaf or not torch.is_grad_enabled()):
-            with torch.no_grad():
+        flips = None
+        if key is not Ellipsis:
+            flips, key = _flip_negative_steps(key, t.dim(), t.shape)
+        with torch.no_grad():
+            if flips:
+                f = t.detach().flip(flips)
+                f[key] = value
+                t[...] = f.flip(flips)
+            else:
                 t[key] = value
-        else:
-            t[key] = value
 
     # ---------------------------------------------------------------- shape
     def reshape(self, *shape, **kwargs):
@@ -542,6 +558,18 @@ class NDArray:
         from .op import squeeze
         out = squeeze(self, axis=axis)
         return out if not inplace else self._like(self._t.view(out.shape))
+
+    def slice_assign(self, rhs, begin, end, step):
+        """Assign the rhs to a cropped subset of this NDArray in place; returns this NDArray."""
+        from . import _internal
+        return _internal._slice_assign(self, rhs, begin=begin, end=end, step=step, out=self)
+
+    def slice_assign_scalar(self, value, begin, end, step):
+        """Assign the scalar to a cropped subset of this NDArray in place; returns this
+        NDArray."""
+        from . import _internal
+        return _internal._slice_assign_scalar(self, value, begin=begin, end=end, step=step,
+                                              out=self)
 
     def broadcast_to(self, shape):
         """Broadcasts the input array to a new shape (0 keeps a dimension)."""
@@ -644,6 +672,7 @@ def _mod(a, b):
 
 def _inplace(self, other, fn):
     t = self._t
+    _check_not_recording(t)
     if isinstance(other, NDArray):
         other = other._t
         if other.dtype is not t.dtype:
@@ -671,6 +700,48 @@ def _compare(self, other, fn):
     return NotImplemented
 
 
+_autograd_state = None
+
+
+def _check_not_recording(t):
+    """MXNet refuses in-place writes to arrays in a recorded graph."""
+    global _autograd_state
+    st = _autograd_state
+    if st is None:
+        from .. import autograd
+        st = _autograd_state = autograd._state
+    if st.recording and t.requires_grad:
+        raise MXNetError('Assigning to NDArrays that are already in a computational graph will '
+                         'cause undefined behavior when evaluating gradients. Please call '
+                         'backward first to clear the graph or do this out side of a record '
+                         'section. Also note that you cannot use inplace operations like +=, *=, '
+                         'relu(x, out=x), y[idx]=x, etc inside a record section.')
+
+
+def _flip_negative_steps(key, ndim, shape):
+    """torch has no negative strides: (axes to flip, key with positive-step slices), or
+    (None, key) when no slice has a negative step."""
+    items = key if isinstance(key, tuple) else (key,)
+    if not any(type(k) is slice and k.step is not None and k.step < 0 for k in items):
+        return None, key
+    used = sum(0 if k is None or k is Ellipsis else
+               (k.dim() if isinstance(k, torch.Tensor) and k.dtype is torch.bool else 1)
+               for k in items)
+    axis, flips, out = 0, [], []
+    for k in items:
+        if k is Ellipsis:
+            axis += ndim - used
+        elif k is not None:
+            if type(k) is slice and k.step is not None and k.step < 0:
+                n = shape[axis]
+                start, stop, step = k.indices(n)
+                k = slice(n - 1 - start, n - 1 - stop, -step)
+                flips.append(axis)
+            axis += k.dim() if isinstance(k, torch.Tensor) and k.dtype is torch.bool else 1
+        out.append(k)
+    return flips, (tuple(out) if isinstance(key, tuple) else out[0])
+
+
 def _convert_key(key, t):
     """Translate an MXNet index key into a torch one (NDArray and float indices -> int64)."""
     if isinstance(key, tuple):
@@ -679,7 +750,8 @@ def _convert_key(key, t):
 
 
 def _convert_key_item(k, t):
-    if isinstance(k, NDArray):
+    is_nd = isinstance(k, NDArray)
+    if is_nd:
         k = k._t
     elif isinstance(k, np.ndarray):
         k = torch.from_numpy(k)
@@ -688,8 +760,10 @@ def _convert_key_item(k, t):
     elif isinstance(k, integer_types) and not isinstance(k, int):
         return int(k)
     if isinstance(k, torch.Tensor):
-        if k.dtype is torch.bool:
-            return k.to(t.device)
+        if is_nd and k.dtype is torch.bool:
+            raise ValueError('Cannot perform boolean indexing in legacy mode. Please activate '
+                             'numpy semantics by calling `npx.set_np()` in the global scope '
+                             'before calling this function.')
         if k.dtype is not torch.int64:
             k = k.to(torch.int64)
         return k.to(t.device)
@@ -863,6 +937,34 @@ def moveaxis(tensor, source, destination):
     """Moves the `source` axis into the `destination` position while leaving the other axes in
     their original order."""
     return tensor._like(torch.movedim(tensor._t, source, destination).contiguous())
+
+
+def histogram(a, bins=10, range=None):
+    """Compute the histogram of the input data.
+
+    Parameters
+    ----------
+    a : NDArray
+        Input data. The histogram is computed over the flattened array.
+    bins : int or sequence of scalars
+        If bins is an int, it defines the number of equal-width bins in the
+        given range (10, by default). If bins is a sequence, it defines the bin edges,
+        including the rightmost edge, allowing for non-uniform bin widths.
+    range : (float, float), optional
+        The lower and upper range of the bins. If not provided, range is simply
+        (a.min(), a.max()). Values outside the range are ignored.
+    """
+    from . import _internal
+    if isinstance(bins, NDArray):
+        return _internal._histogram(data=a, bins=bins)
+    if isinstance(bins, integer_types):
+        if range is None:
+            warnings.warn("range is not specified, using numpy's result to ensure consistency "
+                          "with numpy")
+            res, bin_bounds = np.histogram(a.asnumpy(), bins=bins)
+            return array(res), array(bin_bounds)
+        return _internal._histogram(data=a, bin_cnt=bins, range=range)
+    raise ValueError('bins argument should be either an integer or an NDArray')
 
 
 def onehot_encode(indices, out):

@@ -91,12 +91,19 @@ class OpDef:
         filling in defaults. Raises MXNetError naming the operator and the argument."""
         out = {}
         for pname, (kind, default) in self.params.items():
-            if pname in kwargs and kwargs[pname] is not None:
+            v = kwargs.get(pname)
+            if v is None and pname in kwargs and default is REQUIRED:
+                try:  # an optional kind takes None as a value
+                    out[pname] = kind.convert(None)
+                    continue
+                except (ValueError, TypeError):
+                    pass
+            if v is not None:
                 try:
-                    out[pname] = kind.convert(kwargs[pname])
+                    out[pname] = kind.convert(v)
                 except (ValueError, TypeError) as err:
                     raise MXNetError('Invalid parameter %s=%r for operator %s: %s'
-                                     % (pname, kwargs[pname], self.name, err)) from None
+                                     % (pname, v, self.name, err)) from None
             elif default is REQUIRED:
                 raise MXNetError('Required parameter %s of %s is not presented, in operator '
                                  '%s(name="")' % (pname, kind.name, self.name))

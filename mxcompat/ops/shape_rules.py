@@ -1,110 +1,119 @@
 """Shape arithmetic shared by operators, NDArray methods and symbol shape inference."""
 from ..base import MXNetError
 
-__all__ = ['infer_reshape', 'normalize_axis', 'normalize_axes']
+__all__ = ['infer_reshape', 'ReshapeSizeError', 'normalize_axis', 'normalize_axes']
 
 
-def infer_reshape(src, target, reverse=False):
+def infer_reshape(src, target, reverse=False, opname='Reshape'):
     """The output shape of MXNet's Reshape of ``src`` to ``target`` with special values.
 
     0 copies a dimension, -1 infers one, -2 copies all remaining dimensions, -3 merges two
     consecutive dimensions, -4 splits one dimension into the two values that follow it.
-    With ``reverse`` the special values are matched from right to left.
+    With ``reverse`` both shapes are read from right to left (as MXNet does, the values
+    following a -4 are then read in reversed order too).
     """
     src = tuple(src)
     target = tuple(target)
-    if reverse:
-        src_r = src[::-1]
-        tgt = list(target[::-1])
-        # -4 takes the two values after it; reversing swaps them to before it
-        i = 0
-        fixed = []
-        while i < len(tgt):
-            if i + 2 < len(tgt) and tgt[i + 2] == -4:
-                fixed += [-4, tgt[i + 1], tgt[i]]
-                i += 3
-            else:
-                fixed.append(tgt[i])
-                i += 1
-        return tuple(_infer(src_r, tuple(fixed), target, src)[::-1])
-    return _infer(src, target, target, src)
+    key = (src, target, reverse)
+    out = _RESHAPE_CACHE.get(key)
+    if out is None:
+        out = _infer_reshape(src, target, reverse, opname)
+        if len(_RESHAPE_CACHE) > 4096:
+            _RESHAPE_CACHE.clear()
+        _RESHAPE_CACHE[key] = out
+    return out
 
 
-def _infer(src, target, shown_target, shown_src):
+# (source shape, target, reverse) -> output shape: models reshape the same shapes every batch
+_RESHAPE_CACHE = {}
+
+
+def _infer_reshape(src, target, reverse, opname):
+    dims = src[::-1] if reverse else src
+    spec = target[::-1] if reverse else target
     out = []
     si = 0
     infer_at = -1
     i = 0
-    n = len(target)
+    n = len(spec)
+    nd = len(dims)
     while i < n:
-        v = target[i]
+        v = spec[i]
         if v > 0:
             out.append(v)
             si += 1
         elif v == 0:
-            if si >= len(src):
-                raise _err(shown_src, shown_target)
-            out.append(src[si])
+            if si >= nd:
+                raise _err(opname, src, target, 'shape has more dimensions to copy (0) than '
+                           'the input has')
+            out.append(dims[si])
             si += 1
         elif v == -1:
             if infer_at >= 0:
-                raise MXNetError('Reshape: one and only one dim can be inferred, target shape %s'
-                                 % (shown_target,))
-            infer_at = len(out)
+                raise _err(opname, src, target, 'one and only one dim can be inferred (-1)')
+            # MXNet records the position in the target, not in the output: where -2, -3 or
+            # -4 come first this makes the size check below fail, as MXNet's does
+            infer_at = i
             out.append(1)
             si += 1
         elif v == -2:
-            out.extend(src[si:])
-            si = len(src)
+            out.extend(dims[si:])
+            si = nd
         elif v == -3:
-            if si + 1 >= len(src):
-                raise _err(shown_src, shown_target)
-            out.append(src[si] * src[si + 1])
+            if si + 1 >= nd:
+                raise _err(opname, src, target, '-3 needs two input dimensions to merge')
+            out.append(dims[si] * dims[si + 1])
             si += 2
         elif v == -4:
-            if i + 2 >= n or si >= len(src):
-                raise MXNetError('Reshape: -4 must be followed by two dimensions, target shape %s'
-                                 % (shown_target,))
-            d = src[si]
-            a, b = target[i + 1], target[i + 2]
-            if a == -1 and b == -1:
-                raise MXNetError('Reshape: split dims cannot both be -1, target shape %s'
-                                 % (shown_target,))
-            if a == -1:
-                a = d // b
-            elif b == -1:
-                b = d // a
-            if a * b != d:
-                raise MXNetError('Reshape: split dims %d, %d do not match original dim %d'
-                                 % (a, b, d))
-            out += [a, b]
+            if i + 2 >= n or si >= nd:
+                raise _err(opname, src, target, '-4 must be followed by two dimensions')
+            d0 = dims[si]
             si += 1
+            d1, d2 = spec[i + 1], spec[i + 2]
             i += 2
+            if d1 == -1 and d2 == -1:
+                raise _err(opname, src, target, 'split dims cannot both be -1')
+            if d1 == -1:
+                d1 = d0 // d2 if d2 else 0
+            elif d2 == -1:
+                d2 = d0 // d1 if d1 else 0
+            if d1 * d2 != d0:
+                raise _err(opname, src, target, 'split dims %d, %d do not divide original '
+                           'dim %d' % (d1, d2, d0))
+            out += [d1, d2]
         else:
-            raise MXNetError('Reshape: invalid value %d in target shape %s' % (v, shown_target))
+            raise _err(opname, src, target, 'invalid value %d: shape values must be positive '
+                       'or one of 0, -1, -2, -3, -4' % v)
         i += 1
     total = 1
     for d in src:
         total *= d
-    if infer_at >= 0:
+    if 0 <= infer_at < len(out):
         known = 1
-        for j, d in enumerate(out):
-            if j != infer_at:
-                known *= d
-        if known == 0 or total % known:
-            raise _err(shown_src, shown_target)
+        for d in out:
+            known *= d
+        if known == 0:
+            raise _err(opname, src, target, 'cannot infer -1 with a zero-size dimension')
         out[infer_at] = total // known
     prod = 1
     for d in out:
         prod *= d
     if prod != total:
-        raise _err(shown_src, shown_target)
-    return tuple(out)
+        raise ReshapeSizeError('%s: cannot reshape array of size %d into shape %s (shape %s '
+                               'holds %d elements)' % (opname, total, tuple(target),
+                                                       tuple(out[::-1] if reverse else out),
+                                                       prod))
+    return tuple(out[::-1]) if reverse else tuple(out)
 
 
-def _err(src, target):
-    return MXNetError('Reshape: cannot reshape array of shape %s into shape %s: target shape '
-                      'size is different to source' % (tuple(src), tuple(target)))
+class ReshapeSizeError(MXNetError, ValueError):
+    """A reshape target whose size differs from the array's (NDArray.reshape raises ValueError
+    there in MXNet, the operators MXNetError: this is both)."""
+
+
+def _err(opname, src, target, why):
+    return MXNetError('%s: cannot reshape array of shape %s into shape %s: %s'
+                      % (opname, tuple(src), tuple(target), why))
 
 
 def normalize_axis(axis, ndim, opname='operator'):
