@@ -168,6 +168,10 @@ class Executor:
         -------
         A list of output NDArrays.
         """
+        self._copy_inputs(kwargs)
+        return self._run(is_train, is_train)
+
+    def _copy_inputs(self, kwargs):
         arg_dict = None
         for name, array in kwargs.items():
             if arg_dict is None:
@@ -182,9 +186,11 @@ class Executor:
                 raise MXNetError('forward: shape of argument %s is %s, expected %s'
                                  % (name, array.shape, target.shape))
             target._t.data.copy_(array._t.detach())
+
+    def _run(self, is_train, record):
         values = [None] * self._plan.n_slots
         leaves = []
-        need_grad = is_train and any(r != 'null' for r in self._grad_req)
+        need_grad = record and any(r != 'null' for r in self._grad_req)
         for name, a, req in zip(self._arg_names, self.arg_arrays, self._grad_req):
             t = a._t.detach()
             if need_grad and req != 'null':
@@ -219,10 +225,12 @@ class Executor:
         is_train : bool, default True
             Whether this backward is for training or inference.
         """
+        if all(r == 'null' for r in self._grad_req):
+            return
         if self._recorded is None:
-            if all(r == 'null' for r in self._grad_req):
-                return
-            raise MXNetError('backward: call forward(is_train=True) before backward()')
+            # MXNet runs backward after an inference forward, or none at all (its backward
+            # pass reads the arrays as they are): record an inference-mode forward now
+            self._run(False, True)
         outs, leaves = self._recorded
         if out_grads is None:
             heads = [torch.ones_like(o) for o in outs]
