@@ -14,6 +14,9 @@ from . import ndarray as nd
 from . import autograd
 from . import random
 from . import runtime
+from . import engine, util, operator, profiler
+from .util import (is_np_shape, set_np_shape, np_shape, use_np_shape, is_np_array, np_array,
+                   use_np_array, use_np)
 from .utils.alias import install, uninstall
 from . import name
 from . import attribute
@@ -21,3 +24,4 @@ from .attribute import AttrScope
 from . import symbol
 from . import symbol as sym
 from . import executor
+from . import test_utils

@@ -279,21 +279,6 @@ def attr_to_string(v):
     return str(v)
 
 
-def data_dir_default():
-    """Default data directory: %APPDATA%/mxnet on Windows, ~/.mxnet elsewhere."""
-    import os
-    import platform
-    if platform.system() == 'Windows':
-        return os.path.join(os.environ.get('APPDATA'), 'mxnet')
-    return os.path.join(os.path.expanduser('~'), '.mxnet')
-
-
-def data_dir():
-    """Data directory for downloads (models, datasets): $MXNET_HOME or the default."""
-    import os
-    return os.getenv('MXNET_HOME', data_dir_default())
-
-
 def py_str(x):
     return x.decode('utf-8') if isinstance(x, bytes) else x
 

@@ -21,6 +21,7 @@ with open(os.path.join(FIXTURES, 'names', 'names.json')) as _f:
 # Names tested by dedicated test files (not operator cases), each against MXNet-made fixtures.
 COVERED_BY_TESTS = {
     'nd:save': 'tests/test_serialization.py',
+    'nd:Custom': 'tests/test_custom_op.py',
     'nd:load': 'tests/test_serialization.py',
     'nd:load_frombuffer': 'tests/test_serialization.py',
     'nd:_DTYPE_NP_TO_MX': 'tests/test_nd_names.py',

@@ -39,7 +39,9 @@ class NDArray:
     __array_priority__ = 1000.0
 
     def __init__(self, handle, writable=True):
-        if not isinstance(handle, torch.Tensor):
+        if handle is None:  # MXNet's pickles construct NDArray(None), then restore the state
+            handle = torch.empty(0)
+        elif not isinstance(handle, torch.Tensor):
             raise MXNetError('NDArray(handle): handle must be a torch.Tensor; use mx.nd.array '
                              'to make an NDArray from data')
         self._t = handle

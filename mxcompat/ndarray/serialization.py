@@ -1,13 +1,434 @@
-"""MXNet's NDArray file format (placeholder until the serializer lands)."""
+"""MXNet's NDArray file format: ``mx.nd.save`` / ``load`` / ``load_frombuffer``.
+
+Files are read and written byte for byte as MXNet 1.9.1 does. Everything is little endian::
+
+    file    := u64 0x112, u64 0, u64 n, array * n, u64 k, (u64 len, utf-8 bytes) * k   (k is 0 or n)
+    array   := V2 | V3 | V1 | legacy
+    V2, V3  := u32 magic, i32 stype, [sshape if sparse], shape, ctx, i32 type_flag,
+               [(i32 aux_type, shape) * naux], data, [aux data * naux]
+    V1      := u32 0xF993FAC8, shape, ctx, i32 type_flag, data
+    legacy  := u32 ndim, u32 dim * ndim, ctx, i32 type_flag, data          (before V1)
+    shape   := i32 ndim, i64 dim * ndim
+    ctx     := i32 dev_type, i32 dev_id
+
+V2 (0xF993FAC9) is what MXNet writes outside NumPy-shape mode, and what mxcompat writes. Its
+``ndim == 0`` means "no array" when MXNet reads, yet MXNet writes a 0-d array exactly so,
+followed by its context, type and value (and then cannot read the file back); mxcompat reads
+such a 0-d array back. V3 (0xF993FACA) is written in NumPy-shape mode, where ``ndim == 0`` is a
+scalar and a dimension of -1 means "no array". A "no array" entry loads as an empty float32
+array of shape (0,). Files of every version load; mxcompat writes only V2. Sparse arrays
+(row_sparse, csr) load as dense arrays with the same values: mxcompat stores only dense arrays.
+
+Nothing is unpickled, and every length read from a file is checked against the bytes that remain
+before anything is allocated, so corrupt or truncated input raises MXNetError.
+"""
+import os
+import struct
+
+import numpy as np
+import torch
+
+from ..base import MXNetError, BFLOAT16_NP, dtype_from_flag, string_types
+
+__all__ = ['save', 'load', 'load_frombuffer', 'dumps', 'loads', 'save_raw_bytes',
+           'load_raw_bytes']
+
+LIST_MAGIC = 0x112
+V1_MAGIC = 0xF993FAC8
+V2_MAGIC = 0xF993FAC9
+V3_MAGIC = 0xF993FACA
+_STYPE_NAUX = {0: 0, 1: 1, 2: 2}  # default, row_sparse (indices), csr (indptr, indices)
+_DEV_TYPES = (1, 2, 3, 5)  # cpu, gpu, cpu_pinned, cpu_shared
+
+_U32 = struct.Struct('<I')
+_I32 = struct.Struct('<i')
+_U64 = struct.Struct('<Q')
+_I32X2 = struct.Struct('<ii')
+_U64X2 = struct.Struct('<QQ')
+_LIST_HEADER = _U64X2.pack(LIST_MAGIC, 0)
+_DEFAULT_ARRAY_HEAD = struct.pack('<Ii', V2_MAGIC, 0)
+
+# numpy dtype (little endian) used to read the bytes of each type flag; bfloat16 reads as uint16
+_READ_DTYPE = {}
+for _flag in range(13):
+    _dt = dtype_from_flag(_flag)
+    _READ_DTYPE[_flag] = np.dtype('<u2') if _dt is BFLOAT16_NP else _dt.newbyteorder('<')
+_TORCH_FLAG = {torch.float32: 0, torch.float64: 1, torch.float16: 2, torch.uint8: 3,
+               torch.int32: 4, torch.int8: 5, torch.int64: 6, torch.bool: 7, torch.int16: 8,
+               torch.uint16: 9, torch.uint32: 10, torch.uint64: 11, torch.bfloat16: 12}
 
 
-def save(fname, data):
-    raise NotImplementedError('mx.nd.save')
+class _Corrupt(Exception):
+    """Raised inside the parser; turned into MXNetError naming the source."""
+
+
+# --------------------------------------------------------------------------------- reading
+class _Reader:
+    __slots__ = ('buf', 'pos', 'end', 'zero_d', 'saw_zero_d')
+
+    def __init__(self, buf, zero_d):
+        self.buf = buf
+        self.pos = 0
+        self.end = len(buf)
+        self.zero_d = zero_d  # read V1/V2 ndim == 0 as a 0-d array (else as "no array")
+        self.saw_zero_d = False
+
+    def need(self, n, what):
+        if n < 0 or self.end - self.pos < n:
+            raise _Corrupt('%s needs %d bytes at offset %d but only %d remain'
+                           % (what, n, self.pos, self.end - self.pos))
+
+    def unpack(self, st, what):
+        self.need(st.size, what)
+        vals = st.unpack_from(self.buf, self.pos)
+        self.pos += st.size
+        return vals
+
+    def u32(self, what):
+        return self.unpack(_U32, what)[0]
+
+    def i32(self, what):
+        return self.unpack(_I32, what)[0]
+
+    def u64(self, what):
+        return self.unpack(_U64, what)[0]
+
+    def dims(self, ndim, itemsize, what):
+        self.need(ndim * itemsize, what)
+        out = struct.unpack_from('<%d%s' % (ndim, 'q' if itemsize == 8 else 'I'),
+                                 self.buf, self.pos)
+        self.pos += ndim * itemsize
+        return out
+
+    def shape(self, what):
+        ndim = self.i32(what + ' ndim')
+        if ndim < 0:  # MXNet cannot write an array of unknown ndim, nor read one back
+            raise _Corrupt('%s has invalid ndim %d' % (what, ndim))
+        return self.dims(ndim, 8, what)
+
+    def ctx(self):
+        return self.unpack(_I32X2, 'context')
+
+    def tensor(self, flag, shape, what):
+        dt = _READ_DTYPE.get(flag)
+        if dt is None:
+            raise _Corrupt('%s has unknown type flag %d' % (what, flag))
+        count = 1
+        for d in shape:
+            if d < 0:
+                raise _Corrupt('%s has negative dimension in shape %s' % (what, shape))
+            count *= d
+        nbytes = count * dt.itemsize
+        self.need(nbytes, what + ' data')
+        a = np.frombuffer(self.buf, dtype=dt, count=count, offset=self.pos).reshape(shape)
+        self.pos += nbytes
+        t = torch.from_numpy(a.astype(dt.newbyteorder('='), copy=True))
+        if flag == 12:
+            t = t.view(torch.int16).view(torch.bfloat16)
+        return t
+
+    def array(self, index):
+        what = 'array %d' % index
+        magic = self.u32(what + ' magic')
+        if magic in (V2_MAGIC, V3_MAGIC):
+            return self._array_v2(magic == V3_MAGIC, what)
+        if magic == V1_MAGIC:
+            shape = self.shape(what + ' shape')
+            if -1 in shape:  # unknown dimension: an empty entry, nothing more is stored
+                return _none_array()
+        else:  # before V1 the first word is ndim and dims are uint32
+            if magic * 4 > self.end - self.pos:
+                raise _Corrupt('%s: unknown magic 0x%08X' % (what, magic))
+            shape = self.dims(magic, 4, what + ' shape')
+        return self._dense_body(shape, what, legacy_shape=False)
+
+    def _array_v2(self, np_shape, what):
+        stype = self.i32(what + ' storage type')
+        if stype not in _STYPE_NAUX:
+            raise _Corrupt('%s has unknown storage type %d' % (what, stype))
+        naux = _STYPE_NAUX[stype]
+        if naux:
+            sshape = self.shape(what + ' storage shape')
+        shape = self.shape(what + ' shape')
+        if np_shape and -1 in shape:  # unknown dimension: an empty entry
+            return _none_array()
+        if not naux:
+            return self._dense_body(shape, what, legacy_shape=not np_shape)
+        if not shape:
+            return _none_array()
+        self.ctx()
+        flag = self.i32(what + ' type flag')
+        aux = []
+        for _ in range(naux):
+            aux_flag = self.i32(what + ' aux type')
+            aux.append((aux_flag, self.shape(what + ' aux shape')))
+        values = self.tensor(flag, sshape, what)
+        aux = [self.tensor(f, s, what + ' aux') for f, s in aux]
+        return _densify(stype, shape, values, aux, what)
+
+    def _dense_body(self, shape, what, legacy_shape):
+        if legacy_shape and not shape:
+            # MXNet reads "no array" here, but writes a 0-d array this way
+            if not self.zero_d:
+                return _none_array()
+            self.saw_zero_d = True
+        dev_type, _ = self.ctx()
+        if legacy_shape and not shape and dev_type not in _DEV_TYPES:
+            raise _Corrupt('%s has an invalid context' % what)
+        flag = self.i32(what + ' type flag')
+        return self.tensor(flag, shape, what)
+
+    def names(self, n):
+        count = self.u64('key count')
+        if count not in (0, n):
+            raise _Corrupt('%d keys for %d arrays' % (count, n))
+        keys = []
+        for i in range(count):
+            length = self.u64('key %d length' % i)
+            self.need(length, 'key %d' % i)
+            raw = bytes(self.buf[self.pos:self.pos + length])
+            self.pos += length
+            try:
+                keys.append(raw.decode('utf-8'))
+            except UnicodeDecodeError:
+                raise _Corrupt('key %d is not valid UTF-8' % i) from None
+        return keys
+
+
+def _none_array():
+    return torch.empty((0,), dtype=torch.float32)
+
+
+def _densify(stype, shape, values, aux, what):
+    dense = torch.zeros(shape, dtype=values.dtype)
+    if stype == 1:
+        idx = aux[0].to(torch.int64)
+        if idx.dim() != 1 or values.shape[:1] != idx.shape or values.shape[1:] != tuple(shape[1:]) \
+                or (idx.numel() and (idx.min() < 0 or idx.max() >= shape[0])):
+            raise _Corrupt('%s has inconsistent row_sparse data' % what)
+        dense[idx] = values
+        return dense
+    indptr, indices = aux[0].to(torch.int64), aux[1].to(torch.int64)
+    rows = shape[0] if len(shape) == 2 else -1
+    if len(shape) != 2 or indptr.shape != (rows + 1,) or indices.shape != values.shape \
+            or values.dim() != 1:
+        raise _Corrupt('%s has inconsistent csr data' % what)
+    counts = indptr[1:] - indptr[:-1]
+    if indptr[0] != 0 or indptr[-1] != values.numel() or (counts < 0).any() \
+            or (indices.numel() and (indices.min() < 0 or indices.max() >= shape[1])):
+        raise _Corrupt('%s has inconsistent csr data' % what)
+    row_of = torch.repeat_interleave(torch.arange(rows), counts)
+    dense[row_of, indices] = values
+    return dense
+
+
+def _parse(buf, zero_d):
+    r = _Reader(buf, zero_d)
+    magic, _ = r.unpack(_U64X2, 'header')
+    if magic != LIST_MAGIC:
+        raise _Corrupt('bad header 0x%X (expected 0x%X)' % (magic, LIST_MAGIC))
+    n = r.u64('array count')
+    tensors = []
+    for i in range(n):  # each array consumes at least 4 bytes, so a huge n fails fast
+        tensors.append(r.array(i))
+    keys = r.names(len(tensors))
+    return tensors, keys, r.saw_zero_d
+
+
+def loads(buf, source='buffer'):
+    """Parse MXNet NDArray-file bytes into ``(list of torch.Tensor, list of str keys)``."""
+    try:
+        try:
+            tensors, keys, saw_zero_d = _parse(buf, zero_d=True)
+        except _Corrupt:
+            # a V1/V2 ndim of 0 may also be a "no array" entry written by MXNet's C++ API
+            tensors, keys, saw_zero_d = _parse(buf, zero_d=False)
+    except _Corrupt as err:
+        raise MXNetError('Invalid NDArray file format (%s): %s' % (source, err)) from None
+    return tensors, keys
+
+
+def _result(tensors, keys):
+    from .ndarray import wrap
+    arrays = [wrap(t) for t in tensors]
+    if keys:
+        return dict(zip(keys, arrays))
+    return arrays
 
 
 def load(fname):
-    raise NotImplementedError('mx.nd.load')
+    """Loads an array from file.
+
+    See more details in ``save``.
+
+    Parameters
+    ----------
+    fname : str
+        The filename.
+
+    Returns
+    -------
+    list of NDArray, or dict of str to NDArray
+        Loaded data, on the CPU.
+    """
+    if not isinstance(fname, string_types + (os.PathLike,)):
+        raise TypeError('fname required to be a string')
+    try:
+        with open(fname, 'rb') as f:
+            buf = f.read()
+    except OSError as err:
+        raise MXNetError('mx.nd.load: cannot open "%s": %s' % (fname, err.strerror or err)) \
+            from None
+    return _result(*loads(buf, os.fspath(fname)))
 
 
 def load_frombuffer(buf):
-    raise NotImplementedError('mx.nd.load_frombuffer')
+    """Loads an array dictionary or list from a buffer
+
+    See more details in ``save``.
+
+    Parameters
+    ----------
+    buf : bytes
+        Buffer containing contents of a file as bytes (or a str of byte values).
+
+    Returns
+    -------
+    list of NDArray, or dict of str to NDArray
+        Loaded data, on the CPU.
+    """
+    if isinstance(buf, str):
+        buf = buf.encode('latin-1')
+    elif not isinstance(buf, (bytes, bytearray, memoryview)):
+        raise TypeError('buf required to be a string or bytes')
+    return _result(*loads(buf))
+
+
+# --------------------------------------------------------------------------------- writing
+def _checked_items(data):
+    """(keys or None, list of NDArray) for save's ``data``, with MXNet's errors."""
+    from .ndarray import NDArray
+    if isinstance(data, NDArray):
+        return None, [data]
+    if isinstance(data, dict):
+        if any(not isinstance(k, string_types) for k in data) or \
+                any(not isinstance(v, NDArray) for v in data.values()):
+            raise TypeError('save only accept dict str->NDArray or list of NDArray')
+        return list(data.keys()), list(data.values())
+    if isinstance(data, list):
+        if any(not isinstance(v, NDArray) for v in data):
+            raise TypeError('save only accept dict str->NDArray or list of NDArray')
+        return None, data
+    raise ValueError('data needs to either be a NDArray, dict of str, NDArray pairs '
+                     'or a list of NDarrays.')
+
+
+def _array_chunks(x):
+    """The byte chunks of one NDArray as NDArray::Save writes them (V2, dense)."""
+    t = x._t.detach()
+    flag = _TORCH_FLAG.get(t.dtype)
+    if flag is None:
+        raise MXNetError('mx.nd.save: cannot save dtype %s' % t.dtype)
+    if t.device.type != 'cpu':
+        t = t.cpu()
+    t = t.contiguous()
+    ctx = x.context
+    head = _DEFAULT_ARRAY_HEAD + _I32.pack(t.dim()) + struct.pack('<%dq' % t.dim(), *t.shape) \
+        + _I32X2.pack(ctx.device_typeid, ctx.device_id) + _I32.pack(flag)
+    if flag == 12:
+        t = t.view(torch.int16)
+    a = t.numpy()
+    return head, (a.reshape(-1).view(np.uint8) if a.size else b'')
+
+
+def _chunks(keys, arrays):
+    yield _LIST_HEADER + _U64.pack(len(arrays))
+    for x in arrays:
+        yield from _array_chunks(x)
+    if keys is None:
+        yield _U64.pack(0)
+        return
+    parts = [_U64.pack(len(keys))]
+    for k in keys:
+        b = k.encode('utf-8')
+        parts.append(_U64.pack(len(b)))
+        parts.append(b)
+    yield b''.join(parts)
+
+
+def dumps(data):
+    """The bytes ``save`` would write for ``data``."""
+    keys, arrays = _checked_items(data)
+    return b''.join(bytes(c) for c in _chunks(keys, arrays))
+
+
+def save(fname, data):
+    """Saves a list of arrays or a dict of str->array to file.
+
+    The file is written next to its destination under a temporary name and then renamed over
+    it, so an interrupted save never leaves a truncated file.
+
+    Parameters
+    ----------
+    fname : str
+        The filename.
+    data : NDArray, or list of NDArray, or dict of str to NDArray
+        The data to save.
+
+    Examples
+    --------
+    >>> x = mx.nd.zeros((2,3))
+    >>> y = mx.nd.ones((1,4))
+    >>> mx.nd.save('my_list', [x,y])
+    >>> mx.nd.save('my_dict', {'x':x, 'y':y})
+    >>> mx.nd.load('my_list')
+    [<NDArray 2x3 @cpu(0)>, <NDArray 1x4 @cpu(0)>]
+    >>> mx.nd.load('my_dict')
+    {'y': <NDArray 1x4 @cpu(0)>, 'x': <NDArray 2x3 @cpu(0)>}
+    """
+    if not isinstance(fname, string_types + (os.PathLike,)):
+        raise TypeError('fname required to be a string')
+    keys, arrays = _checked_items(data)
+    atomic_write(os.fspath(fname), _chunks(keys, arrays))
+
+
+def atomic_write(fname, chunks):
+    """Write the byte chunks to ``fname`` through a temporary file in the same directory."""
+    dirname, base = os.path.split(os.path.abspath(fname))
+    tmp = os.path.join(dirname, '.%s.%d.%s.tmp' % (base, os.getpid(), os.urandom(4).hex()))
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as err:
+        raise MXNetError('mx.nd.save: cannot open "%s" for writing: %s'
+                         % (fname, err.strerror or err)) from None
+    try:
+        with os.fdopen(fd, 'wb') as f:
+            for c in chunks:
+                f.write(c)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, fname)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# --------------------------------------------------------------------------------- one array
+def save_raw_bytes(x):
+    """One NDArray as MXNDArraySaveRawBytes serialises it (the 'handle' of its pickled state)."""
+    head, data = _array_chunks(x)
+    return head + bytes(data)
+
+
+def load_raw_bytes(buf):
+    """The torch.Tensor of MXNDArrayLoadFromRawBytes bytes (an NDArray's pickled 'handle')."""
+    for zero_d in (True, False):
+        r = _Reader(memoryview(bytes(buf)), zero_d)
+        try:
+            return r.array(0)
+        except _Corrupt as err:
+            last = err
+    raise MXNetError('Invalid NDArray serialization format: %s' % last)

@@ -3,6 +3,7 @@ from . import _internal, contrib, linalg, op, random, sparse, image
 from .symbol import Symbol, var, Variable, Group, load, load_json
 from .op import *  # noqa: F401,F403
 from .helpers import *  # noqa: F401,F403
+from ..ops.custom import symbol_Custom as Custom
 from ..ndarray import fluent as _fluent
 
 # NDArray.slice_assign writes in place: MXNet has no Symbol form of it

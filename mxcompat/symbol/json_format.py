@@ -8,7 +8,7 @@ auxiliary-state variables (e.g. BatchNorm's moving statistics), which are recrea
 import json
 
 from ..base import MXNetError
-from ..ops import registry
+from ..ops import custom, registry
 from .symbol import Node, _AUX_INIT
 
 __all__ = ['graph_from_json']
@@ -24,7 +24,8 @@ def graph_from_json(text):
         raise MXNetError('Symbol JSON must be an object with a "nodes" list')
     jnodes = graph['nodes']
     unknown = sorted({n.get('op') for n in jnodes if isinstance(n, dict) and
-                      n.get('op') not in (None, 'null') and n.get('op') not in registry.all_ops()})
+                      n.get('op') not in (None, 'null', 'Custom') and
+                      n.get('op') not in registry.all_ops()})
     if unknown:
         raise MXNetError('Symbol JSON uses operators that mxcompat does not know: %s'
                          % ', '.join(unknown))
@@ -49,7 +50,13 @@ def graph_from_json(text):
                 raise MXNetError('Symbol JSON node %d ("%s"): input refers to node %r, which '
                                  'does not precede it' % (i, jn['name'], src))
             inputs.append((nodes[src], int(idx)))
-        op = None if jn['op'] == 'null' else registry.get(jn['op'])
+        if jn['op'] == 'null':
+            op = None
+        elif jn['op'] == 'Custom':  # each custom operator has its own inputs and parameters
+            op = custom.opdef({k: v for k, v in attrs.items()
+                               if not (k.startswith('__') and k.endswith('__'))})
+        else:
+            op = registry.get(jn['op'])
         node = Node(op, jn['name'], attrs, inputs)
         if op is not None:
             try:
