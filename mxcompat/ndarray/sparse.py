@@ -36,3 +36,9 @@ row_sparse_array = _unsupported('row_sparse_array')
 zeros = _unsupported('zeros')
 empty = _unsupported('empty')
 array = _unsupported('array')
+
+# Operators MXNet registers under the _sparse_ prefix (sgd_update, adam_update, ...): they also
+# accept dense arrays, as in MXNet.
+from .. import ops as _ops  # noqa: F401,E402
+from .register import populate as _populate  # noqa: E402
+__all__ += [n for n in _populate(globals(), 'sparse') if n not in __all__]
