@@ -24,4 +24,5 @@ from .attribute import AttrScope
 from . import symbol
 from . import symbol as sym
 from . import executor
+from . import contrib
 from . import test_utils

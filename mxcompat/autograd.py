@@ -16,7 +16,7 @@ from .ndarray.ndarray import NDArray, wrap
 
 __all__ = ['record', 'pause', 'train_mode', 'predict_mode', 'is_recording', 'is_training',
            'set_recording', 'set_training', 'mark_variables', 'backward', 'grad', 'get_symbol',
-           'Function']
+           'Function', 'NDArray']
 
 
 class _State(threading.local):
@@ -192,9 +192,10 @@ _GRAD_REQS = ('write', 'add', 'null')
 def _clear_before_write(tref):
     def hook(g):
         t = tref()
-        if t is not None and getattr(t, '_mx_grad_req', 'write') == 'write' \
-                and t.grad is not None:
-            t.grad.zero_()
+        if t is not None:
+            if getattr(t, '_mx_grad_req', 'write') == 'write' and t.grad is not None:
+                t.grad.zero_()
+            t._mx_fresh_grad = True  # read by NDArray._fresh_grad (Trainer's stale check)
         return g
     return hook
 
@@ -271,7 +272,9 @@ def _parse_head(heads, head_grads):
     ts, gs = [], []
     for h, g in zip(heads, head_grads):
         t = h._t
-        if not t.requires_grad:
+        if not t.requires_grad or getattr(t, '_mx_graph_freed', False):
+            if not t.is_floating_point() and not getattr(t, '_mx_graph_freed', False):
+                continue  # an integer result: MXNet's gradient through it is zero
             raise MXNetError('Cannot differentiate node because it is not in a computational '
                              'graph. You need to set is_recording to true or use '
                              'autograd.record() to save computational graphs for backward. If '
@@ -295,6 +298,8 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
         Whether to do backward for training or predicting.
     """
     ts, gs = _parse_head(heads, head_grads)
+    if not ts:
+        return
     try:
         torch.autograd.backward(ts, gs, retain_graph=retain_graph)
     except RuntimeError as err:
@@ -303,6 +308,9 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
                              'graph (its graph was freed by an earlier backward). Pass '
                              'retain_graph=True to differentiate the same graph twice.') from None
         raise
+    if not retain_graph:  # MXNet frees the whole graph; torch only the saved tensors
+        for t in ts:
+            t._mx_graph_freed = True
 
 
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,

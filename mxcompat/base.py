@@ -19,6 +19,20 @@ class MXNetError(RuntimeError):
     """Error raised by mxcompat where MXNet raises ``mxnet.base.MXNetError``."""
 
 
+class NotImplementedForSymbol(MXNetError):
+    """Raised for NDArray-only features used on a Symbol."""
+    def __init__(self, function, alias, *args):
+        super(NotImplementedForSymbol, self).__init__()
+        self.function = function.__name__
+        self.alias = alias
+
+    def __str__(self):
+        msg = 'Function {}'.format(self.function)
+        if self.alias:
+            msg += ' (namely operator "{}")'.format(self.alias)
+        return msg + ' is not implemented for Symbol and only available in NDArray.'
+
+
 class NotSupportedForSparseNDArray(MXNetError):
     """Raised for operations that MXNet defines only for dense arrays."""
 

@@ -9,6 +9,7 @@ from .arith import *  # noqa: F401,F403
 from .creation import arange, linspace, eye, split_v2
 from .ndarray import histogram
 from ..ops.custom import Custom
+from .cached_op import CachedOp
 from .utils import save, load, load_frombuffer
 from ..base import DTYPE_NP_TO_MX as _DTYPE_NP_TO_MX, DTYPE_MX_TO_NP as _DTYPE_MX_TO_NP
 from . import fluent as _fluent

@@ -105,6 +105,42 @@ class NDArray:
             return None
         return wrap(g)
 
+    @property
+    def _fresh_grad(self):
+        """Whether a backward pass has written this array's gradient since it was last
+        marked stale (``gluon.Trainer`` uses it to detect stale gradients)."""
+        return getattr(self._t, '_mx_fresh_grad', False)
+
+    @_fresh_grad.setter
+    def _fresh_grad(self, state):
+        self._t._mx_fresh_grad = bool(state)
+
+    @staticmethod
+    def _basic_indexing_slice_is_contiguous(slc_key, shape):
+        """Whether indexing with the given key (one slice per axis) results in a contiguous
+        array: from right to left, once an axis is sliced to a proper subset, every later
+        slice must have at most one element."""
+        assert len(slc_key) == len(shape)
+        lens = [len(range(*slc.indices(n))) for slc, n in zip(slc_key, shape)]
+        total = 1
+        for n in lens:
+            total *= n
+        if total in (0, 1):
+            return True
+        is_subset = False
+        for idx, n, num in zip(reversed(slc_key), reversed(shape), reversed(lens)):
+            step = idx.indices(n)[2]
+            if num == 0:
+                return True
+            if num > 1 and (step > 1 or step < 0):
+                return False
+            if is_subset:
+                if num > 1:
+                    return False
+            elif num < n:
+                is_subset = True
+        return True
+
     # ---------------------------------------------------------------- conversion
     def asnumpy(self):
         """Returns a ``numpy.ndarray`` object with value copied from this array."""
@@ -174,10 +210,7 @@ class NDArray:
                 other._t.copy_(self._t)
             return other
         if isinstance(other, Context):
-            out = wrap(self._t.detach().to(other.torch_device, copy=True))
-            if other.device_typeid != 2 and other.device_id != 0:
-                out._ctx = other
-            return out
+            return _on_ctx(self._t.detach().to(other.torch_device, copy=True), other)
         raise TypeError('copyto does not support type ' + str(type(other)))
 
     def as_in_context(self, context):
@@ -783,8 +816,8 @@ def _device_and_ctx(ctx):
 
 def _on_ctx(t, ctx):
     out = wrap(t)
-    if ctx.device_typeid != 2 and ctx.device_id != 0:
-        out._ctx = ctx
+    if ctx.device_typeid != 2 and (ctx.device_id != 0 or ctx.device_typeid != 1):
+        out._ctx = ctx  # host contexts other than cpu(0) are kept by name
     return out
 
 
@@ -837,7 +870,7 @@ def empty(shape, ctx=None, dtype=None, stype=None):
     return zeros(shape, ctx, dtype, stype)
 
 
-def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
+def zeros(shape, ctx=None, dtype=None, stype=None, out=None, **kwargs):
     """Returns a new array filled with all zeros, with the given shape and type.
 
     Parameters
@@ -849,12 +882,12 @@ def zeros(shape, ctx=None, dtype=None, stype=None, **kwargs):
     dtype : str or numpy.dtype, optional
         An optional value type (default is `float32`).
     """
-    return full(shape, 0, ctx, dtype, stype)
+    return full(shape, 0, ctx, dtype, stype=stype)
 
 
 def ones(shape, ctx=None, dtype=None, stype=None, **kwargs):
     """Returns a new array filled with all ones, with the given shape and type."""
-    return full(shape, 1, ctx, dtype, stype)
+    return full(shape, 1, ctx, dtype, stype=stype)
 
 
 def full(shape, val, ctx=None, dtype=np.float32, out=None, stype=None):
@@ -891,7 +924,9 @@ def from_numpy(ndarray, zero_copy=True, array_cls=NDArray):
     if not isinstance(ndarray, np.ndarray):
         raise TypeError('from_numpy: expected a numpy.ndarray, got %s' % type(ndarray))
     if zero_copy and ndarray.flags['C_CONTIGUOUS'] and ndarray.flags['WRITEABLE']:
-        return wrap(torch.from_numpy(ndarray))
+        out = wrap(torch.from_numpy(ndarray))
+        ndarray.flags['WRITEABLE'] = False  # as in MXNet, the NDArray now owns the memory
+        return out
     return wrap(torch.from_numpy(np.array(ndarray, copy=True, order='C')))
 
 
@@ -938,6 +973,8 @@ def concatenate(arrays, axis=0, always_copy=True):
 def moveaxis(tensor, source, destination):
     """Moves the `source` axis into the `destination` position while leaving the other axes in
     their original order."""
+    if not isinstance(source, int):
+        source, destination = tuple(source), tuple(destination)
     return tensor._like(torch.movedim(tensor._t, source, destination).contiguous())
 
 

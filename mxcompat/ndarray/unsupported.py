@@ -17,7 +17,6 @@ UNSUPPORTED = {
     'nd.contrib:dgl_csr_neighbor_uniform_sample': SPARSE + ' (CSR graph operator)',
     'nd.contrib:dgl_graph_compact': SPARSE + ' (CSR graph operator)',
     'nd.contrib:dgl_subgraph': SPARSE + ' (CSR graph operator)',
-    'nd:CachedOp': INTERNAL,
     'nd:_ndarray_cls': INTERNAL,
     'nd:_new_empty_handle': INTERNAL,
     'nd:get_indexing_dispatch_code': INTERNAL,

@@ -46,8 +46,10 @@ def _var_dtype(node):
     return dtype_torch(dtype_from_flag(int(d)))
 
 
-def run_meta(node, in_shapes, in_dtypes):
-    """Output (shapes, dtypes) of ``node`` for known input shapes, or None if it cannot tell."""
+def run_meta(node, in_shapes, in_dtypes, partial=False):
+    """Output (shapes, dtypes) of ``node`` for known input shapes, or None if it cannot tell.
+
+    With ``partial`` the shapes hold unknown (0) dimensions, and an error means "unknown"."""
     op = node.op
     present = [torch.empty(s, dtype=d or torch.float32, device='meta')
                for s, d in zip(in_shapes, in_dtypes)]
@@ -62,6 +64,8 @@ def run_meta(node, in_shapes, in_dtypes):
         with torch.no_grad():
             res = op.fn(*args, **node.params)
     except MXNetError:
+        if partial:
+            return None
         raise
     except Exception:  # data-dependent implementations cannot run on meta tensors
         try:
@@ -69,6 +73,8 @@ def run_meta(node, in_shapes, in_dtypes):
             with torch.no_grad():
                 res = op.fn(*real, **node.params)
         except MXNetError:
+            if partial:
+                return None
             raise
         except Exception:
             return None
@@ -125,9 +131,11 @@ def infer_shape(sym, args, kwargs, partial):
             rule = n.op.infer_shape
             if rule is not None:
                 if rule == 'same':
-                    known = next((s for s in in_shapes if _known(s)), None)
-                    new_in = [known if known is not None and not _known(s) else s
-                              for s in in_shapes]
+                    merged = None
+                    for s in in_shapes:
+                        if s is not None:
+                            merged = s if merged is None else (_merge(merged, s) or merged)
+                    new_in = [merged] * len(in_shapes)
                 else:
                     try:
                         new_in = rule(list(in_shapes), n.params)
@@ -152,14 +160,20 @@ def infer_shape(sym, args, kwargs, partial):
                         shapes[id(i)][k] = merged
                         changed = True
                 in_shapes = [shapes[id(i)][k] for i, k in n.inputs]
-            if all(_known(s) for s in in_shapes) and any(o is None for o in shapes[id(n)]):
+            if all(s is not None for s in in_shapes) and \
+                    any(o is None or not _known(o) for o in shapes[id(n)]):
+                # unknown dims (0) run as zero-size dims, and come out as 0 where they matter
                 in_dt = [_entry_dtype(dtypes, i, k) for i, k in n.inputs]
-                res = run_meta(n, in_shapes, in_dt)
+                res = run_meta(n, in_shapes, in_dt,
+                               partial=not all(_known(s) for s in in_shapes))
                 if res is not None:
                     outs, out_dt = res
-                    shapes[id(n)] = list(outs)
-                    dtypes[id(n)] = list(out_dt)
-                    changed = True
+                    merged = [o if old is None else (_merge(old, o) or o)
+                              for old, o in zip(shapes[id(n)], outs)]
+                    if merged != shapes[id(n)]:
+                        shapes[id(n)] = merged
+                        dtypes[id(n)] = list(out_dt)
+                        changed = True
         if not changed:
             break
     return _collect(sym, nodes, shapes, partial, ())

@@ -19,11 +19,17 @@ def make_function(op, func_name):
         if op.variadic and len(args) == 1 and isinstance(args[0], (list, tuple)):
             args = tuple(args[0])
         extra = []
-        for a in args:
-            if isinstance(a, Symbol) and not extra:
-                pos_inputs.append(a)
-            else:
+        skipped = False
+        for i, a in enumerate(args):
+            if extra or not (isinstance(a, Symbol) or
+                             (a is None and not op.variadic and i < len(input_names))):
                 extra.append(a)
+            elif a is None:  # an absent optional input given by position (bias=None)
+                skipped = True
+            elif skipped and i < len(input_names):
+                kw_inputs[input_names[i]] = a
+            else:
+                pos_inputs.append(a)
         if extra:
             if op.variadic:
                 raise TypeError('%s: positional arguments must be Symbols' % func_name)

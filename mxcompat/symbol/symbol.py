@@ -6,7 +6,8 @@ exactly what ``tojson()`` writes. Graphs execute through :mod:`mxcompat.executor
 """
 
 from .. import attribute, name as _name
-from ..base import MXNetError, attr_to_string, dtype_flag, string_types, numeric_types
+from ..base import (MXNetError, NotImplementedForSymbol, attr_to_string, dtype_flag,
+                    string_types, numeric_types)
 from ..ops import registry
 
 __all__ = ['Symbol', 'var', 'Variable', 'Group', 'load', 'load_json', 'Node']
@@ -602,20 +603,6 @@ class Symbol:
                 else args
             args = ()
         return _make('Reshape', [self], kwargs, 'reshape')
-
-
-class NotImplementedForSymbol(MXNetError):
-    """Raised for NDArray-only features used on a Symbol."""
-    def __init__(self, function, alias, *args):
-        super(NotImplementedForSymbol, self).__init__()
-        self.function = function.__name__
-        self.alias = alias
-
-    def __str__(self):
-        msg = 'Function {}'.format(self.function)
-        if self.alias:
-            msg += ' (namely operator "{}")'.format(self.alias)
-        return msg + ' is not implemented for Symbol and only available in NDArray.'
 
 
 def _mirror_hidden(attrs):
