@@ -25,4 +25,6 @@ from . import symbol
 from . import symbol as sym
 from . import executor
 from . import contrib
+from . import io, metric, callback, monitor
+from . import monitor as mon
 from . import test_utils
