@@ -26,5 +26,9 @@ from . import symbol as sym
 from . import executor
 from . import contrib
 from . import io, metric, callback, monitor
+from . import optimizer
+from . import initializer
+from . import initializer as init
+from . import lr_scheduler
 from . import monitor as mon
 from . import test_utils
