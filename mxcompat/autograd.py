@@ -310,7 +310,8 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
         raise
     if not retain_graph:  # MXNet frees the whole graph; torch only the saved tensors
         for t in ts:
-            t._mx_graph_freed = True
+            if not t.is_leaf:
+                t._mx_graph_freed = True
 
 
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,

@@ -882,12 +882,12 @@ def zeros(shape, ctx=None, dtype=None, stype=None, out=None, **kwargs):
     dtype : str or numpy.dtype, optional
         An optional value type (default is `float32`).
     """
-    return full(shape, 0, ctx, dtype, stype=stype)
+    return full(shape, 0, ctx, dtype, out=out, stype=stype)
 
 
-def ones(shape, ctx=None, dtype=None, stype=None, **kwargs):
+def ones(shape, ctx=None, dtype=None, stype=None, out=None, **kwargs):
     """Returns a new array filled with all ones, with the given shape and type."""
-    return full(shape, 1, ctx, dtype, stype=stype)
+    return full(shape, 1, ctx, dtype, out=out, stype=stype)
 
 
 def full(shape, val, ctx=None, dtype=np.float32, out=None, stype=None):
@@ -923,8 +923,10 @@ def from_numpy(ndarray, zero_copy=True, array_cls=NDArray):
     """Returns an MXNet's NDArray backed by numpy's ndarray (shares memory when possible)."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError('from_numpy: expected a numpy.ndarray, got %s' % type(ndarray))
-    if zero_copy and ndarray.flags['C_CONTIGUOUS'] and ndarray.flags['WRITEABLE']:
-        out = wrap(torch.from_numpy(ndarray))
+    if zero_copy and ndarray.flags['C_CONTIGUOUS']:
+        with warnings.catch_warnings():  # torch warns about arrays already made read-only
+            warnings.simplefilter('ignore', UserWarning)
+            out = wrap(torch.from_numpy(ndarray))
         ndarray.flags['WRITEABLE'] = False  # as in MXNet, the NDArray now owns the memory
         return out
     return wrap(torch.from_numpy(np.array(ndarray, copy=True, order='C')))
@@ -971,11 +973,37 @@ def concatenate(arrays, axis=0, always_copy=True):
 
 
 def moveaxis(tensor, source, destination):
-    """Moves the `source` axis into the `destination` position while leaving the other axes in
-    their original order."""
-    if not isinstance(source, int):
-        source, destination = tuple(source), tuple(destination)
-    return tensor._like(torch.movedim(tensor._t, source, destination).contiguous())
+    """Moves the `source` axis into the `destination` position
+    while leaving the other axes in their original order
+
+    Parameters
+    ----------
+    tensor : mx.nd.array
+        The array which axes should be reordered
+    source : int or sequence of int
+        Original position of the axes to move. Can be negative but must be unique.
+    destination : int or sequence of int
+        Destination position for each of the original axes. Can be negative but must be unique.
+
+    Returns
+    -------
+    result : mx.nd.array
+        Array with moved axes.
+    """
+    ndim = tensor.ndim
+    src = (source,) if isinstance(source, integer_types) else tuple(source)
+    dst = (destination,) if isinstance(destination, integer_types) else tuple(destination)
+    if len(src) != len(dst):
+        raise ValueError('`source` and `destination` arguments must have the same number of '
+                         'elements')
+    for a in src + dst:
+        if not -ndim <= a < ndim:
+            raise ValueError('axis %d is out of bounds for array of dimension %d' % (a, ndim))
+    src = tuple(a % ndim for a in src)
+    dst = tuple(a % ndim for a in dst)
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise ValueError('repeated axis in `source` or `destination` argument')
+    return tensor._like(torch.movedim(tensor._t, src, dst).contiguous())
 
 
 def histogram(a, bins=10, range=None):
