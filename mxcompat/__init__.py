@@ -30,5 +30,13 @@ from . import optimizer
 from . import initializer
 from . import initializer as init
 from . import lr_scheduler
+from . import model, module, executor_manager, kvstore
+from . import module as mod, kvstore as kv
+from . import gluon
+from . import rnn
+from . import visualization
+from . import visualization as viz
+from . import numpy, numpy_extension
+from . import numpy as np, numpy_extension as npx
 from . import monitor as mon
 from . import test_utils

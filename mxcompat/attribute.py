@@ -1,5 +1,6 @@
 """Attribute scoping support for symbolic API (``mx.AttrScope``)."""
 import threading
+from collections import defaultdict
 
 from .base import string_types
 
@@ -17,6 +18,8 @@ class AttrScope:
         The attributes to set for all symbol creations in the scope.
     """
     _current = threading.local()
+    # how many control-flow subgraphs of each name were made (mx.sym.contrib.foreach, ...)
+    _subgraph_names = defaultdict(int)
 
     def __init__(self, **kwargs):
         self._old_scope = None

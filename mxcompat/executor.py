@@ -48,6 +48,24 @@ class _Plan:
         self.out_slots = [slot_of[(id(nd), k)] for nd, k in symbol._outputs]
         self.n_slots = n
 
+    def fill_unknown_shapes(self, symbol, known):
+        """Give operators without inputs whose ``shape`` has unknown (0) dims (the zeros of an
+        RNN cell's ``begin_state``) the shape that inference finds for their output, as MXNet
+        does; ``known`` maps argument and auxiliary names to shapes."""
+        pending = [step for step in self.steps
+                   if not step[1] and 0 in (step[2].get('shape') or ())]
+        if not pending:
+            return
+        internals = symbol.get_internals()
+        names = set(internals.list_inputs())
+        outs = internals.infer_shape_partial(**{k: v for k, v in known.items()
+                                                if k in names})[1]
+        found = {(id(n), i): s for (n, i), s in zip(internals._outputs, outs)}
+        for _, _, params, _, node in pending:
+            shape = found.get((id(node), 0))
+            if shape and all(d > 0 for d in shape):
+                params['shape'] = tuple(shape)
+
     def run(self, values):
         for fn, ins, params, outs, node in self.steps:
             try:
@@ -126,6 +144,9 @@ class Executor:
         self.aux_arrays = _as_list_or_dict(aux_states, aux_names, 'aux_states') \
             if aux_names else []
         self._plan = _Plan(symbol)
+        self._plan.fill_unknown_shapes(symbol, dict(
+            [(n, a.shape) for n, a in zip(arg_names, self.arg_arrays)] +
+            [(n, a.shape) for n, a in zip(aux_names, self.aux_arrays) if a is not None]))
         self.outputs = []
         self._recorded = None
         self._monitor = None
@@ -240,7 +261,9 @@ class Executor:
             elif isinstance(out_grads, dict):
                 out_grads = [out_grads[n] for n in self._output_names]
             heads = [g._t if isinstance(g, NDArray) else torch.as_tensor(g) for g in out_grads]
-        pairs = [(o, h) for o, h in zip(outs, heads) if o.requires_grad]
+        # an output listed twice (an RNN's last output and its state) takes the gradient given
+        # last for it, as in MXNet, not the sum
+        pairs = list({id(o): (o, h) for o, h in zip(outs, heads) if o.requires_grad}.values())
         if not pairs or not leaves:
             return
         grads = torch.autograd.grad([o for o, _ in pairs], [t for t, _ in leaves],

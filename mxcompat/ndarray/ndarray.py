@@ -26,6 +26,8 @@ py_slice = slice  # MXNet's name for the builtin, used by its tests
 _INT_DTYPES = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
                          torch.uint16, torch.uint32, torch.uint64, torch.bool])
 _GRAD_REQ_MAP = {'null': 0, 'write': 1, 'add': 3}
+# MXNet's storage type ids; mxcompat stores everything as 'default' (dense)
+_STORAGE_TYPE_STR_TO_ID = {'undefined': -1, 'default': 0, 'row_sparse': 1, 'csr': 2}
 
 
 class NDArray:

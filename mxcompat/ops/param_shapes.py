@@ -19,7 +19,8 @@ def _prod(dims):
 
 
 def _set(shapes, i, shape):
-    if i < len(shapes) and shapes[i] is None:
+    # a partially known shape (0 = unknown dim) is completed too; inference merges the two
+    if i < len(shapes) and (shapes[i] is None or 0 in shapes[i]):
         shapes[i] = tuple(shape)
     return shapes
 

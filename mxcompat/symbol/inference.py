@@ -6,6 +6,8 @@ rule. Operators whose parameters have shapes that depend on the data (FullyConne
 BatchNorm's gamma, ...) declare an ``infer_shape`` rule in the table that completes the unknown
 input shapes; operators registered with ``infer_shape='same'`` give all inputs one shape.
 """
+import itertools
+
 import torch
 
 from ..base import MXNetError, dtype_torch, dtype_np, dtype_from_flag, to_shape
@@ -174,9 +176,58 @@ def infer_shape(sym, args, kwargs, partial):
                         shapes[id(n)] = merged
                         dtypes[id(n)] = list(out_dt)
                         changed = True
+            if any(s is not None and not _known(s) for s in in_shapes):
+                solved = _solve_unknown_dims(n, in_shapes, shapes[id(n)],
+                                             [_entry_dtype(dtypes, i, k) for i, k in n.inputs])
+                if solved is not None:
+                    for (i, k), new in zip(n.inputs, solved):
+                        shapes[id(i)][k] = new
+                    changed = True
         if not changed:
             break
     return _collect(sym, nodes, shapes, partial, ())
+
+
+def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):
+    """Fill the unknown (0) dims of ``node``'s inputs from its outputs, as MXNet's backward
+    shape inference does (e.g. the batch size of an RNN ``begin_state`` of shape (0, H) from
+    the FullyConnected it feeds). Tries the dims seen around the node and keeps the one
+    assignment under which the node runs and gives the outputs known so far; None if there
+    is no such single assignment."""
+    if any(s is None for s in in_shapes):
+        return None
+    holes = [(j, d) for j, s in enumerate(in_shapes) for d, v in enumerate(s) if v == 0]
+    if not holes or len(holes) > 3:
+        return None
+    seen = {v for s in list(in_shapes) + list(out_shapes) if s is not None for v in s if v > 0}
+    if not seen or len(seen) > 8:
+        return None
+    def fill(values):
+        trial = [list(s) for s in in_shapes]
+        for (j, d), v in zip(holes, values):
+            trial[j][d] = v
+        return [tuple(s) for s in trial]
+
+    def fits(trial):
+        res = run_meta(node, trial, in_dtypes, partial=True)
+        return res is not None and all(old is None or _merge(old, tuple(o)) is not None
+                                       for old, o in zip(out_shapes, res[0]))
+
+    found = None
+    for combo in itertools.product(sorted(seen), repeat=len(holes)):
+        if fits(fill(combo)):
+            if found is not None:
+                return None
+            found = combo
+    if found is None:
+        return None
+    # every dim must be pinned down: with another value in its place the node must not fit
+    # (an FC whose batch size is still unknown at its output would accept any guess)
+    other = max(seen) + 1
+    for k in range(len(holes)):
+        if fits(fill(found[:k] + (other,) + found[k + 1:])):
+            return None
+    return fill(found)
 
 
 def _entry_dtype(dtypes, node, k):
@@ -224,6 +275,12 @@ def infer_type(sym, args, kwargs, partial):
                     if t is None and i.op is None and 'dtype' not in n.params:
                         types[id(i)][k] = known
                         changed = True
+                in_types = [types[id(i)][k] for i, k in n.inputs]
+            dt = n.params.get('dtype')
+            if dt not in (None, 'None') and all(t is None for t in types[id(n)]) and \
+                    n.op.name in ('Cast', 'amp_cast'):
+                types[id(n)] = [dtype_torch(dt)]  # a cast's output type needs no input type
+                changed = True
             if all(t is not None for t in in_types) and any(t is None for t in types[id(n)]):
                 in_shapes = [shape_state.get(id(i), [None] * (k + 1))[k] for i, k in n.inputs]
                 res = None

@@ -9,7 +9,7 @@ import json
 
 from ..base import MXNetError
 from ..ops import custom, registry
-from .symbol import Node, _AUX_INIT
+from .symbol import Node, Symbol, _AUX_INIT
 
 __all__ = ['graph_from_json']
 
@@ -20,6 +20,10 @@ def graph_from_json(text):
         graph = json.loads(text)
     except ValueError as err:
         raise MXNetError('Failed to parse symbol JSON: %s' % err) from None
+    return _graph_from_object(graph)
+
+
+def _graph_from_object(graph):
     if not isinstance(graph, dict) or not isinstance(graph.get('nodes'), list):
         raise MXNetError('Symbol JSON must be an object with a "nodes" list')
     jnodes = graph['nodes']
@@ -58,6 +62,8 @@ def graph_from_json(text):
         else:
             op = registry.get(jn['op'])
         node = Node(op, jn['name'], attrs, inputs)
+        if jn.get('subgraphs'):  # the graphs a control-flow operator runs
+            node.subgraphs = [Symbol(_graph_from_object(g)) for g in jn['subgraphs']]
         if op is not None:
             try:
                 node.params
@@ -109,20 +115,30 @@ def _write(value, indent, multi):
     return json.dumps(value)
 
 
-def graph_to_json(nodes, arg_nodes, row_ptr, heads):
-    """MXNet's symbol JSON text, laid out byte for byte as MXNet 1.9.1 writes it."""
+def graph_to_json(nodes, arg_nodes, row_ptr, heads, indent=0):
+    """MXNet's symbol JSON text, laid out byte for byte as MXNet 1.9.1 writes it.
+
+    A node is (op, name, attrs, inputs) or (op, name, attrs, inputs, subgraphs), each
+    subgraph being the arguments of this function for the graph a control-flow operator runs;
+    ``indent`` is the depth of a subgraph, which has no version attribute."""
+    pad = ' ' * indent
     jnodes = []
-    for op, name, attrs, inputs in nodes:
+    for op, name, attrs, inputs, *sub in nodes:
         parts = ['"op": %s' % json.dumps(op), '"name": %s' % json.dumps(name)]
         if attrs:
-            parts.append('"attrs": %s' % _write(dict(sorted(attrs.items())), 6, False))
-        parts.append('"inputs": %s' % _write(inputs, 6, False))
-        jnodes.append('    {\n' + ', \n'.join('      ' + p for p in parts) + '\n    }')
+            parts.append('"attrs": %s' % _write(dict(sorted(attrs.items())), indent + 6, False))
+        parts.append('"inputs": %s' % _write(inputs, indent + 6, False))
+        if sub and sub[0]:
+            graphs = [' ' * (indent + 8) + graph_to_json(*g, indent=indent + 8) for g in sub[0]]
+            parts.append('"subgraphs": [\n' + ', \n'.join(graphs) + '\n' + pad + '      ]')
+        jnodes.append(pad + '    {\n' + ', \n'.join(pad + '      ' + p for p in parts) +
+                      '\n' + pad + '    }')
     body = [
-        '"nodes": [\n' + ', \n'.join(jnodes) + '\n  ]' if jnodes else '"nodes": []',
-        '"arg_nodes": %s' % _write(arg_nodes, 2, False),
-        '"node_row_ptr": %s' % _write(row_ptr, 2, False),
-        '"heads": %s' % _write(heads, 2, False),
-        '"attrs": {"mxnet_version": ["int", 10901]}',
+        '"nodes": [\n' + ', \n'.join(jnodes) + '\n' + pad + '  ]' if jnodes else '"nodes": []',
+        '"arg_nodes": %s' % _write(arg_nodes, indent + 2, False),
+        '"node_row_ptr": %s' % _write(row_ptr, indent + 2, False),
+        '"heads": %s' % _write(heads, indent + 2, False),
     ]
-    return '{\n' + ', \n'.join('  ' + b for b in body) + '\n}'
+    if not indent:
+        body.append('"attrs": {"mxnet_version": ["int", 10901]}')
+    return '{\n' + ', \n'.join(pad + '  ' + b for b in body) + '\n' + pad + '}'

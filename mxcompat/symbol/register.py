@@ -69,7 +69,8 @@ def functions(namespace):
             ns, public = namespace_of(name)
             spaces.setdefault(ns, {})[public] = make_function(op, public)
             if ns != '_internal' and name.startswith('_'):
-                spaces.setdefault('_internal', {})[name] = spaces[ns][public]
+                # its own function: MXNet names the node after the name it is called by
+                spaces.setdefault('_internal', {})[name] = make_function(op, name)
         _NAMESPACES = spaces
     return _NAMESPACES.get(namespace, {})
 

@@ -22,14 +22,16 @@ _AUX_INIT = {'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]',
 
 class Node:
     """One node of a symbol graph."""
-    __slots__ = ('op', 'name', 'attrs', 'inputs', '_params', '__weakref__')
+    __slots__ = ('op', 'name', 'attrs', 'inputs', '_params', 'subgraphs', '__weakref__')
 
-    def __init__(self, op, name, attrs=None, inputs=()):
+    def __init__(self, op, name, attrs=None, inputs=(), subgraphs=()):
         self.op = op
         self.name = name
         self.attrs = dict(attrs or {})
         self.inputs = list(inputs)
         self._params = None
+        # Symbols a control-flow operator runs (MXNet's _foreach, _while_loop, _cond)
+        self.subgraphs = list(subgraphs)
 
     @property
     def is_variable(self):
@@ -41,6 +43,8 @@ class Node:
         if self._params is None:
             raw = {k: v for k, v in self.attrs.items() if k in self.op.params}
             self._params = self.op.convert_params(raw)
+            if self.subgraphs:
+                self._params['subgraphs'] = self.subgraphs
         return self._params
 
     def num_outputs(self):
@@ -147,7 +151,7 @@ class Symbol:
         mapping = {}
         for node in self._nodes():
             new = Node(node.op, node.name, node.attrs,
-                       [(mapping[id(i)], k) for i, k in node.inputs])
+                       [(mapping[id(i)], k) for i, k in node.inputs], node.subgraphs)
             mapping[id(node)] = new
         return Symbol([(mapping[id(n)], i) for n, i in self._outputs])
 
@@ -200,9 +204,11 @@ class Symbol:
             The children of the head node. If the symbol has no
             inputs then ``None`` will be returned.
         """
-        ins = []
+        ins, seen = [], set()
         for node, _ in self._outputs:
-            ins.extend(node.inputs)
+            if id(node) not in seen:  # outputs of one node share its inputs
+                seen.add(id(node))
+                ins.extend(node.inputs)
         return Symbol(ins) if ins else None
 
     def list_arguments(self):
@@ -475,16 +481,22 @@ class Symbol:
     def tojson(self):
         """Saves symbol to a JSON string, in MXNet's format."""
         from .json_format import graph_to_json
+        return graph_to_json(*self._graph_parts())
+
+    def _graph_parts(self):
+        """(nodes, arg_nodes, node_row_ptr, heads) of MXNet's JSON; a node is (op, name,
+        attrs, inputs, subgraphs) with each subgraph in the same form."""
         nodes = self._nodes()
         index = {id(n): i for i, n in enumerate(nodes)}
         aux = self._aux_ids()
         jnodes, row_ptr = [], [0]
         for n in nodes:
             inputs = [[index[id(i)], k, 1 if id(i) in aux else 0] for i, k in n.inputs]
-            jnodes.append(('null' if n.op is None else n.op.name, n.name, n.attrs, inputs))
+            jnodes.append(('null' if n.op is None else n.op.name, n.name, n.attrs, inputs,
+                           [g._graph_parts() for g in n.subgraphs]))
             row_ptr.append(row_ptr[-1] + n.num_outputs())
-        return graph_to_json(jnodes, [i for i, n in enumerate(nodes) if n.op is None], row_ptr,
-                             [[index[id(n)], i, 0] for n, i in self._outputs])
+        return (jnodes, [i for i, n in enumerate(nodes) if n.op is None], row_ptr,
+                [[index[id(n)], i, 0] for n, i in self._outputs])
 
     def save(self, fname, remove_amp_cast=True):
         """Saves symbol to a file (atomically).
@@ -591,6 +603,62 @@ class Symbol:
 
     def gradient(self, wrt):
         raise NotImplementedForSymbol(self.gradient, 'gradient')
+
+    def _gen_atomic_symbol(self):
+        """The head operator of this symbol applied to fresh variables of its input names."""
+        node = self._outputs[0][0]
+        if node.op is None:
+            return Symbol([(Node(None, node.name, node.attrs), 0)])
+        names = node.op.list_inputs(node.params)
+        inputs = [(Node(None, n), 0) for n in names]
+        new = Node(node.op, node.name, node.attrs, inputs)
+        return Symbol([(new, i) for i in range(node.num_visible_outputs())])
+
+    def optimize_for(self, backend, args=None, aux=None, ctx=None, shape_dict=None,
+                     type_dict=None, stype_dict=None, skip_infer=False, **kwargs):
+        raise NotImplementedError('Symbol.optimize_for(backend=%r): MXNet subgraph backends are '
+                                  'not supported by mxcompat; hybridize() compiles with '
+                                  'torch.compile instead' % (backend,))
+
+    def get_backend_symbol(self, backend):
+        raise NotImplementedError('Symbol.get_backend_symbol(%r): MXNet subgraph backends are '
+                                  'not supported by mxcompat' % (backend,))
+
+    @property
+    def handle(self):
+        """An opaque identifier of this symbol (mxcompat has no C handle)."""
+        return id(self)
+
+    def broadcast_to(self, *args, **kwargs):
+        """Convenience fluent method for :py:func:`broadcast_to`."""
+        return _make('broadcast_to', [self], kwargs if not args else dict(kwargs, shape=args[0]))
+
+    def broadcast_like(self, *args, **kwargs):
+        """Convenience fluent method for :py:func:`broadcast_like`."""
+        return _make('broadcast_like', [self] + list(args), kwargs)
+
+    def as_nd_ndarray(self):
+        """Returns self: mxcompat has only the legacy (mx.nd / mx.sym) interface."""
+        return self
+
+    def as_np_ndarray(self):
+        raise NotImplementedError('Symbol.as_np_ndarray: the mx.np interface is not supported '
+                                  'by mxcompat')
+
+    def _ndarray_only(name):
+        def method(self, *args, **kwargs):
+            raise NotImplementedForSymbol(method, None)
+        method.__name__ = name
+        return method
+
+    asnumpy = _ndarray_only('asnumpy')
+    asscalar = _ndarray_only('asscalar')
+    copy = _ndarray_only('copy')
+    as_in_context = _ndarray_only('as_in_context')
+    detach = _ndarray_only('detach')
+    backward = _ndarray_only('backward')
+    wait_to_read = _ndarray_only('wait_to_read')
+    del _ndarray_only
 
     def astype(self, dtype):
         """Convenience fluent method for :py:func:`cast`."""

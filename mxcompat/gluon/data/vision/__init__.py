@@ -1,0 +1,2 @@
+"""Vision datasets (``mx.gluon.data.vision``)."""
+from .datasets import *  # noqa: F401,F403

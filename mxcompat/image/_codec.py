@@ -1,0 +1,165 @@
+"""Image decoding and encoding as MXNet's OpenCV build does it, with OpenCV or Pillow.
+
+When ``cv2`` is importable it is used (the same library MXNet links). Otherwise Pillow decodes:
+JPEG through libjpeg(-turbo) as OpenCV does (identical pixels for baseline JPEGs, colour and
+grayscale), PNG losslessly, and the colour-to-gray conversions use the integer formulas of
+libpng (PNG) and OpenCV (other formats), so decoded pixels match MXNet's.
+"""
+import io as _io
+
+import numpy as np
+
+from ..base import MXNetError
+
+try:
+    import cv2
+except ImportError:
+    cv2 = None
+
+__all__ = ['decode', 'cv_imdecode', 'cv_imencode']
+
+
+def _is_jfif(buf):
+    return buf[:4] == b'\xff\xd8\xff\xe0' and buf[8:13] == b'JFIF\0'
+
+
+def _is_png(buf):
+    return buf[:4] == b'\x89PNG'
+
+
+def _pil():
+    try:
+        from PIL import Image, ImageOps
+    except ImportError:
+        raise MXNetError('mx.image needs OpenCV (cv2) or Pillow to decode images: '
+                         'pip install Pillow') from None
+    return Image, ImageOps
+
+
+def _png_gray(rgb):
+    """libpng's png_set_rgb_to_gray(0.299, 0.587) on 8-bit RGB (what OpenCV uses for PNG)."""
+    r, g, b = (rgb[..., i].astype(np.uint32) for i in range(3))
+    gray = ((9797 * r + 19234 * g + 3737 * b) >> 15).astype(np.uint8)
+    same = (rgb[..., 0] == rgb[..., 1]) & (rgb[..., 0] == rgb[..., 2])
+    return np.where(same, rgb[..., 0], gray)
+
+
+def _cv_gray(rgb):
+    """OpenCV's cvtColor(BGR2GRAY) on 8-bit data."""
+    r, g, b = (rgb[..., i].astype(np.uint32) for i in range(3))
+    return ((4899 * r + 9617 * g + 1868 * b + 8192) >> 14).astype(np.uint8)
+
+
+def _pil_decode(buf, color, apply_orientation):
+    """(H, W, 3) RGB or (H, W) gray uint8 array decoded with Pillow."""
+    Image, ImageOps = _pil()
+    try:
+        im = Image.open(_io.BytesIO(buf))
+        if not color and im.format == 'JPEG' and im.mode in ('RGB', 'YCbCr'):
+            im.draft('L', im.size)  # libjpeg outputs luma directly, as OpenCV asks it to
+        im.load()
+        if apply_orientation and im.format == 'JPEG':
+            im = ImageOps.exif_transpose(im)
+    except Exception as err:  # Pillow raises many types for bad data
+        raise MXNetError('Decoding failed. Invalid image file. (%s)' % err) from None
+    mode = im.mode
+    if mode.startswith('I;16') or mode == 'I':
+        a = (np.asarray(im).astype(np.uint32) >> 8).astype(np.uint8)  # libpng strip_16
+        return np.repeat(a[:, :, None], 3, axis=2) if color else a
+    if mode in ('L', 'LA', '1'):
+        a = np.asarray(im.convert('L') if mode == '1' else im.getchannel(0))
+        return np.repeat(a[:, :, None], 3, axis=2) if color else a
+    if mode in ('RGBA', 'RGBX', 'RGBa'):
+        rgb = np.asarray(im)[:, :, :3]
+    elif mode == 'RGB':
+        rgb = np.asarray(im)
+    else:  # palette, CMYK, YCbCr, F, ...
+        rgb = np.asarray(im.convert('RGB'))
+    if color:
+        return rgb
+    return _png_gray(rgb) if im.format == 'PNG' else _cv_gray(rgb)
+
+
+def decode(buf, flag=1, to_rgb=True):
+    """Decode encoded image bytes as MXNet's ``_cvimdecode``: (H, W, 1 or 3) uint8 numpy array."""
+    if len(buf) == 0:
+        raise MXNetError('imdecode: Input cannot be an empty buffer')
+    color = flag != 0
+    # MXNet pre-allocates (and makes OpenCV ignore EXIF orientation) for JFIF and PNG data
+    ignore_orientation = _is_jfif(buf) or _is_png(buf)
+    if cv2 is not None:
+        cv_flag = cv2.IMREAD_COLOR if color else cv2.IMREAD_GRAYSCALE
+        if ignore_orientation:
+            cv_flag |= cv2.IMREAD_IGNORE_ORIENTATION
+        img = cv2.imdecode(np.frombuffer(buf, dtype=np.uint8), cv_flag)
+        if img is None:
+            raise MXNetError('Decoding failed. Invalid image file.')
+        if color and to_rgb:
+            img = img[:, :, ::-1]
+    else:
+        img = _pil_decode(bytes(buf), color, not ignore_orientation)
+        if color and not to_rgb:
+            img = img[:, :, ::-1]
+    if not color:
+        img = img.reshape(img.shape[0], img.shape[1], 1)
+    img = np.ascontiguousarray(img)
+    return img if img.flags.writeable else img.copy()
+
+
+def cv_imdecode(buf, iscolor=-1):
+    """``cv2.imdecode(buf, iscolor)``: BGR(A) or 2-D gray uint8 array, as OpenCV returns it."""
+    if cv2 is not None:
+        img = cv2.imdecode(np.frombuffer(buf, dtype=np.uint8), iscolor)
+        if img is None:
+            raise MXNetError('Decoding failed. Invalid image file.')
+        return img
+    if len(buf) == 0:
+        raise MXNetError('Decoding failed: empty buffer')
+    if iscolor >= 0:
+        img = _pil_decode(bytes(buf), iscolor != 0, True)
+        return np.ascontiguousarray(img[:, :, ::-1]) if iscolor else img
+    Image, _ = _pil()
+    try:
+        im = Image.open(_io.BytesIO(bytes(buf)))
+        im.load()
+    except Exception as err:
+        raise MXNetError('Decoding failed. Invalid image file. (%s)' % err) from None
+    if im.mode in ('L', '1', 'I;16', 'I;16B', 'I'):
+        a = np.asarray(im.convert('L') if im.mode == '1' else im)
+        return a.astype(np.uint16) if a.dtype != np.uint8 else a
+    if im.mode in ('RGBA', 'LA', 'PA') or (im.mode == 'P' and 'transparency' in im.info):
+        return np.ascontiguousarray(np.asarray(im.convert('RGBA'))[:, :, [2, 1, 0, 3]])
+    return np.ascontiguousarray(np.asarray(im.convert('RGB'))[:, :, ::-1])
+
+
+def cv_imencode(img, quality=95, img_fmt='.jpg'):
+    """``cv2.imencode(img_fmt, img)`` of a BGR(A) or gray uint8 array, as bytes."""
+    img = np.asarray(img)
+    fmt = img_fmt.upper()
+    if cv2 is not None:
+        params = None
+        if fmt in ('.JPG', '.JPEG'):
+            params = [cv2.IMWRITE_JPEG_QUALITY, quality]
+        elif fmt == '.PNG':
+            params = [cv2.IMWRITE_PNG_COMPRESSION, quality]
+        ret, buf = cv2.imencode(img_fmt, img, params)
+        assert ret, 'failed to encode image'
+        return buf.tobytes()
+    Image, _ = _pil()
+    if img.ndim == 3 and img.shape[2] == 1:
+        img = img[:, :, 0]
+    if img.ndim == 3:
+        img = img[:, :, [2, 1, 0, 3][:img.shape[2]]]  # BGR(A) -> RGB(A)
+    out = _io.BytesIO()
+    im = Image.fromarray(np.ascontiguousarray(img))
+    if fmt in ('.JPG', '.JPEG'):
+        im.save(out, 'JPEG', quality=int(min(max(quality, 0), 100)), subsampling=2)
+    elif fmt == '.PNG':
+        im.save(out, 'PNG', compress_level=int(min(max(quality, 0), 9)))
+    else:
+        try:
+            im.save(out, img_fmt.lstrip('.').upper())
+        except (KeyError, ValueError, OSError) as err:
+            raise MXNetError('pack_img: cannot encode format %r with Pillow: %s'
+                             % (img_fmt, err)) from None
+    return out.getvalue()

@@ -1,0 +1,221 @@
+"""Control-flow operators ``_foreach``, ``_while_loop`` and ``_cond``.
+
+Each runs one or more subgraphs (Symbols held by the node, written to JSON in the node's
+"subgraphs" field as MXNet does) in a Python loop over torch calls, so gradients come from
+torch.autograd through every iteration. ``mx.sym.contrib.foreach / while_loop / cond`` build
+these nodes; the locations parameters say which operator input feeds which subgraph input
+(subgraph inputs are numbered in ``list_inputs()`` order).
+"""
+import weakref
+
+import torch
+
+from ..base import MXNetError
+from .registry import register, REQUIRED, Int, Shape
+
+_GRAPHS = {}  # id(subgraph Symbol) -> _Graph, dropped with the Symbol
+
+
+class _Graph:
+    """A subgraph compiled once into an executor plan: call with its inputs, in
+    ``list_inputs()`` order, to get its outputs."""
+    __slots__ = ('plan', 'slots', 'symbol')
+
+    def __init__(self, symbol):
+        from ..executor import _Plan
+        self.symbol = symbol
+        self.plan = _Plan(symbol)
+        self.slots = [self.plan.var_slots[n] for n in symbol.list_inputs()]
+
+    def __call__(self, inputs):
+        values = [None] * self.plan.n_slots
+        for slot, v in zip(self.slots, inputs):
+            values[slot] = v
+        return self.plan.run(values)
+
+    def out_shapes(self, inputs):
+        """Output shapes for inputs of these shapes (for loops that run no iteration)."""
+        known = dict(zip(self.symbol.list_inputs(), (tuple(t.shape) for t in inputs)))
+        return self.symbol.infer_shape(**known)[1]
+
+
+def _graph(symbol):
+    # keyed by identity: Symbol's == builds an operator
+    g = _GRAPHS.get(id(symbol))
+    if g is None or g.symbol is not symbol:
+        g = _GRAPHS[id(symbol)] = _Graph(symbol)
+        weakref.finalize(symbol, _GRAPHS.pop, id(symbol), None)
+    return g
+
+
+def _subgraphs(name, subgraphs, n):
+    if not subgraphs or len(subgraphs) != n:
+        raise MXNetError('%s needs %d subgraph(s); build it with mx.sym.contrib.%s'
+                         % (name, n, name.strip('_')))
+    return [_graph(s) for s in subgraphs]
+
+
+def _as_bool(pred, name):
+    if pred.numel() != 1:
+        raise MXNetError('%s: the condition must be a scalar (one element), got shape %s'
+                         % (name, tuple(pred.shape)))
+    return bool(pred.reshape(()).item())
+
+
+def _sub_shapes(symbol, known):
+    """{input name: shape} inferred inside a subgraph from the shapes in ``known``."""
+    names = symbol.list_inputs()
+    given = {n: s for n, s in known.items() if s is not None and n in names}
+    args, _, aux = symbol.infer_shape_partial(**given)
+    found = dict(zip(symbol.list_arguments(), args))
+    found.update(zip(symbol.list_auxiliary_states(), aux))
+    return {n: (tuple(s) if s else None) for n, s in found.items()}
+
+
+def _step_shape(shape):
+    """Shape of one iteration's slice (MXNet keeps 1-D data as slices of shape (1,))."""
+    return tuple(shape[1:]) if len(shape) > 1 else (1,)
+
+
+def _foreach_shapes(in_shapes, p):
+    sub = p['subgraphs'][0]
+    names = sub.list_inputs()
+    nd, ns = len(p['in_data_locs']), len(p['in_state_locs'])
+    locs = list(p['in_data_locs']) + list(p['in_state_locs']) + list(p['remain_locs'])
+    known = {}
+    for k, (loc, s) in enumerate(zip(locs, in_shapes)):
+        if s is not None:
+            known[names[loc]] = _step_shape(s) if k < nd else s
+    found = _sub_shapes(sub, known)
+    out = []
+    for k, (loc, s) in enumerate(zip(locs, in_shapes)):
+        f = found.get(names[loc])
+        if f is None:
+            out.append(None)
+        elif k >= nd:
+            out.append(f)
+        elif s is not None and len(s) > 1:  # the length comes from the data itself
+            out.append((s[0],) + f)
+        else:
+            out.append(None)
+    return out
+
+
+@register('_foreach', inputs=('*data',), key_var_num_args='num_args',
+          params={'num_args': (Int, REQUIRED), 'num_outputs': (Int, REQUIRED),
+                  'num_out_data': (Int, REQUIRED), 'in_state_locs': (Shape, REQUIRED),
+                  'in_data_locs': (Shape, REQUIRED), 'remain_locs': (Shape, REQUIRED)},
+          input_rule=lambda p: ['data%d' % i for i in range(p['num_args'] - 1)],
+          num_outputs=lambda p: p['num_outputs'], infer_shape=_foreach_shapes)
+def foreach(*inputs, num_args, num_outputs, num_out_data, in_state_locs, in_data_locs,
+            remain_locs, subgraphs=None):
+    """Run a for loop over an NDArray with user-defined computation"""
+    body, = _subgraphs('_foreach', subgraphs, 1)
+    nd, ns = len(in_data_locs), len(in_state_locs)
+    data, states = inputs[:nd], list(inputs[nd:nd + ns])
+    sub = [None] * len(inputs)
+    for loc, v in zip(remain_locs, inputs[nd + ns:]):
+        sub[loc] = v
+    length = data[0].shape[0]
+    for d in data[1:]:
+        if d.shape[0] != length:
+            raise MXNetError('_foreach: all data arrays must have the same length on axis 0, '
+                             'got %d and %d' % (length, d.shape[0]))
+    if length == 0:
+        raise MXNetError('_foreach: the data arrays have length 0 on axis 0')
+    outs = [[] for _ in range(num_out_data)]
+    for i in range(length):
+        for loc, d in zip(in_data_locs, data):
+            sub[loc] = d[i] if d.dim() > 1 else d[i:i + 1]
+        for loc, s in zip(in_state_locs, states):
+            sub[loc] = s
+        res = body(sub)
+        for k in range(num_out_data):
+            outs[k].append(res[k])
+        states = res[num_out_data:]
+    return tuple([torch.stack(o) for o in outs] + list(states))
+
+
+def _while_shapes(in_shapes, p):
+    out = [None] * len(in_shapes)
+    for sub, locs in zip(p['subgraphs'], (p['cond_input_locs'], p['func_input_locs'])):
+        names = sub.list_inputs()
+        found = _sub_shapes(sub, {names[j]: in_shapes[loc] for j, loc in enumerate(locs)})
+        for j, loc in enumerate(locs):
+            if in_shapes[loc] is None and found.get(names[j]) is not None:
+                out[loc] = found[names[j]]
+    return out
+
+
+@register('_while_loop', inputs=('*data',), key_var_num_args='num_args',
+          params={'num_args': (Int, REQUIRED), 'num_outputs': (Int, REQUIRED),
+                  'num_out_data': (Int, REQUIRED), 'max_iterations': (Int, REQUIRED),
+                  'cond_input_locs': (Shape, REQUIRED), 'func_input_locs': (Shape, REQUIRED),
+                  'func_var_locs': (Shape, REQUIRED)},
+          input_rule=lambda p: ['data%d' % i for i in range(p['num_args'] - 2)],
+          num_outputs=lambda p: p['num_outputs'], infer_shape=_while_shapes)
+def while_loop(*inputs, num_args, num_outputs, num_out_data, max_iterations, cond_input_locs,
+               func_input_locs, func_var_locs, subgraphs=None):
+    """Run a while loop over with user-defined condition and computation"""
+    cond_g, func_g = _subgraphs('_while_loop', subgraphs, 2)
+    cond_in = [inputs[j] for j in cond_input_locs]
+    func_in = [inputs[j] for j in func_input_locs]
+    # where each new loop variable also feeds the condition
+    to_cond = []
+    for loc in func_var_locs:
+        pos = func_input_locs[loc]
+        hits = [j for j, c in enumerate(cond_input_locs) if c == pos]
+        to_cond.append(hits[-1] if hits else -1)
+    outs = [[] for _ in range(num_out_data)]
+    step = 0
+    while step < max_iterations and _as_bool(cond_g(cond_in)[0], '_while_loop'):
+        res = func_g(func_in)
+        for k in range(num_out_data):
+            outs[k].append(res[k])
+        for i, new in enumerate(res[num_out_data:]):
+            func_in[func_var_locs[i]] = new
+            if to_cond[i] != -1:
+                cond_in[to_cond[i]] = new
+        step += 1
+    stacked = []
+    if num_out_data:
+        if step:
+            shapes = [tuple(o[0].shape) for o in outs]
+        else:
+            shapes = [tuple(s) for s in func_g.out_shapes(func_in)[:num_out_data]]
+        ref = func_in[0] if func_in else inputs[0]
+        for k, shape in enumerate(shapes):
+            # MXNet leaves the rows past the last iteration uninitialised; they are 0 here
+            pad = torch.zeros((max_iterations - step,) + shape, dtype=outs[k][0].dtype
+                              if step else ref.dtype, device=ref.device)
+            stacked.append(torch.cat([torch.stack(outs[k]), pad]) if step else pad)
+    return tuple(stacked + [func_in[loc] for loc in func_var_locs])
+
+
+def _cond_shapes(in_shapes, p):
+    out = [None] * len(in_shapes)
+    locs_all = (p['cond_input_locs'], p['then_input_locs'], p['else_input_locs'])
+    for sub, locs in zip(p['subgraphs'], locs_all):
+        names = sub.list_inputs()
+        found = _sub_shapes(sub, {names[j]: in_shapes[loc] for j, loc in enumerate(locs)})
+        for j, loc in enumerate(locs):
+            if in_shapes[loc] is None and found.get(names[j]) is not None:
+                out[loc] = found[names[j]]
+    return out
+
+
+@register('_cond', inputs=('*data',), key_var_num_args='num_args',
+          params={'num_args': (Int, REQUIRED), 'num_outputs': (Int, REQUIRED),
+                  'cond_input_locs': (Shape, REQUIRED), 'then_input_locs': (Shape, REQUIRED),
+                  'else_input_locs': (Shape, REQUIRED)},
+          input_rule=lambda p: ['data%d' % i for i in range(p['num_args'] - 3)],
+          num_outputs=lambda p: p['num_outputs'], infer_shape=_cond_shapes)
+def cond(*inputs, num_args, num_outputs, cond_input_locs, then_input_locs, else_input_locs,
+         subgraphs=None):
+    """Run a if-then-else using user-defined condition and computation"""
+    pred_g, then_g, else_g = _subgraphs('_cond', subgraphs, 3)
+    if _as_bool(pred_g([inputs[j] for j in cond_input_locs])[0], '_cond'):
+        res = then_g([inputs[j] for j in then_input_locs])
+    else:
+        res = else_g([inputs[j] for j in else_input_locs])
+    return tuple(res)

@@ -1,0 +1,274 @@
+"""Normalization layers: BatchNorm(_v1), contrib.SyncBatchNorm, LayerNorm, InstanceNorm, GroupNorm,
+L2Normalization, LRN.
+
+BatchNorm follows MXNet exactly where it differs from torch: the batch variance is the biased
+one, ``moving_mean``/``moving_var`` are updated in place with
+``moving = moving * momentum + batch * (1 - momentum)`` when the backward pass runs through the
+operator (a forward in training mode without backward leaves them unchanged, as in MXNet), and
+the visible ``var`` output is the inverse standard deviation ``1/sqrt(var + eps)``.
+"""
+import torch
+import torch.nn.functional as F
+
+from ..autograd import is_training
+from ..base import MXNetError
+from . import param_shapes
+from .registry import register, REQUIRED, Int, Float, Bool, Opt, Enum, Str
+
+
+def _check_param(op, name, t, channels):
+    if t is None:
+        raise MXNetError('%s: input %s is missing' % (op, name))
+    if t.shape != (channels,):
+        raise MXNetError('%s: shape of %s is %s but (%d,) expected (one value per channel)'
+                         % (op, name, tuple(t.shape), channels))
+
+
+def _update_moving_on_backward(out, moving_mean, moving_var, mean, invstd, momentum, eps):
+    """Fold the batch statistics into the moving ones when the gradient reaches ``out``."""
+    mm, mv = moving_mean.detach(), moving_var.detach()
+    mean, invstd = mean.detach(), invstd.detach()
+
+    def hook(grad):
+        mm.mul_(momentum).add_(mean.to(mm.dtype), alpha=1.0 - momentum)
+        mv.mul_(momentum).add_((invstd.to(mv.dtype) ** -2) - eps, alpha=1.0 - momentum)
+
+    out.register_hook(hook)
+
+
+def _batch_norm(op, data, gamma, beta, moving_mean, moving_var, eps, momentum, fix_gamma,
+                use_global_stats, axis):
+    """(out, mean, invstd or None) of MXNet's BatchNorm; invstd is None in predict mode."""
+    ndim = data.dim()
+    if ndim < 2:
+        raise MXNetError('%s: data must have at least 2 dimensions (batch, channel, ...), got '
+                         'shape %s' % (op, tuple(data.shape)))
+    if not -ndim <= axis < ndim:
+        raise MXNetError('%s: axis %d is out of range for data of shape %s'
+                         % (op, axis, tuple(data.shape)))
+    axis %= ndim
+    channels = data.shape[axis]
+    for name, t in (('gamma', gamma), ('beta', beta), ('moving_mean', moving_mean),
+                    ('moving_var', moving_var)):
+        _check_param(op, name, t, channels)
+    x = data
+    if axis != 1:
+        x = data.reshape(int(torch.Size(data.shape[:axis]).numel()), channels, -1)
+    weight = None if fix_gamma else gamma
+    if is_training() and not use_global_stats:
+        out, mean, invstd = torch.native_batch_norm(x, weight, beta, None, None, True, 0.0, eps)
+        if out.requires_grad:
+            _update_moving_on_backward(out, moving_mean, moving_var, mean, invstd, momentum, eps)
+    else:
+        out = torch.native_batch_norm(x, weight, beta, moving_mean, moving_var, False, 0.0,
+                                      eps)[0]
+        mean = invstd = None
+    if axis != 1:
+        out = out.reshape(data.shape)
+    return out, mean, invstd
+
+
+def _mean_var_outputs(p):
+    return 3 if p['output_mean_var'] else 1
+
+
+@register('BatchNorm', inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
+          aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
+          params={'eps': (Float, 1e-3), 'momentum': (Float, 0.9), 'fix_gamma': (Bool, True),
+                  'use_global_stats': (Bool, False), 'output_mean_var': (Bool, False),
+                  'axis': (Int, 1), 'cudnn_off': (Bool, False),
+                  'min_calib_range': (Opt(Float), None), 'max_calib_range': (Opt(Float), None)},
+          num_outputs=3, num_visible_outputs=_mean_var_outputs, output_names=('output', 'mean', 'var'))
+def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma,
+               use_global_stats, output_mean_var, axis, cudnn_off, min_calib_range,
+               max_calib_range):
+    """Batch normalization.
+
+    Normalizes a data batch by mean and variance, and applies a scale ``gamma`` as well as
+    offset ``beta``. In training mode the batch statistics are used and ``moving_mean`` /
+    ``moving_var`` are updated (``moving = moving * momentum + batch * (1 - momentum)``);
+    otherwise the moving statistics are used. ``fix_gamma`` treats gamma as 1. With
+    ``output_mean_var`` the mean and the inverse standard deviation are returned as well.
+    """
+    out, mean, invstd = _batch_norm('BatchNorm', data, gamma, beta, moving_mean, moving_var,
+                                    eps, momentum, fix_gamma, use_global_stats, axis)
+    if not output_mean_var:
+        return out
+    if mean is None:
+        mean, invstd = moving_mean.clone(), torch.rsqrt(moving_var + eps)
+    return out, mean, invstd
+
+
+@register('BatchNorm_v1', inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
+          aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
+          params={'eps': (Float, 1e-3), 'momentum': (Float, 0.9), 'fix_gamma': (Bool, True),
+                  'use_global_stats': (Bool, False), 'output_mean_var': (Bool, False)},
+          num_outputs=3, num_visible_outputs=_mean_var_outputs, output_names=('output', 'mean', 'var'))
+def batch_norm_v1(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma,
+                  use_global_stats, output_mean_var):
+    """Batch normalization (deprecated version of BatchNorm); its ``var`` output is the
+    variance itself."""
+    if data.dim() not in (2, 4):
+        raise MXNetError('BatchNorm_v1: data must be 2D (batch, channel) or 4D (batch, '
+                         'channel, y, x), got shape %s' % (tuple(data.shape),))
+    if moving_mean is None or moving_var is None:
+        raise MXNetError('BatchNorm_v1 expects 5 inputs (data, gamma, beta, moving_mean, '
+                         'moving_var), but moving_mean or moving_var is missing')
+    return _batch_norm_var_outputs('BatchNorm_v1', data, gamma, beta, moving_mean, moving_var,
+                                   eps, momentum, fix_gamma, use_global_stats, output_mean_var)
+
+
+def _batch_norm_var_outputs(op, data, gamma, beta, moving_mean, moving_var, eps, momentum,
+                            fix_gamma, use_global_stats, output_mean_var):
+    """BatchNorm whose optional outputs are the mean and the variance (legacy operators)."""
+    out, mean, invstd = _batch_norm(op, data, gamma, beta, moving_mean, moving_var, eps,
+                                    momentum, fix_gamma, use_global_stats, 1)
+    if not output_mean_var:
+        return out
+    if mean is None:
+        return out, moving_mean.clone(), moving_var.clone()
+    return out, mean, invstd ** -2 - eps
+
+
+@register('_contrib_SyncBatchNorm',
+          inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
+          aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
+          params={'eps': (Float, 1e-3), 'momentum': (Float, 0.9), 'fix_gamma': (Bool, True),
+                  'use_global_stats': (Bool, False), 'output_mean_var': (Bool, False),
+                  'ndev': (Int, 1), 'key': (Str, REQUIRED)},
+          num_outputs=3, num_visible_outputs=_mean_var_outputs, output_names=('output', 'mean', 'var'))
+def sync_batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma,
+                    use_global_stats, output_mean_var, ndev, key):
+    """Batch normalization with statistics synchronized across devices. mxcompat runs one
+    process per device set: with ``ndev=1`` this is BatchNorm over axis 1, whose ``var``
+    output is the variance itself."""
+    if ndev != 1:
+        raise NotImplementedError('contrib.SyncBatchNorm(ndev=%d): statistics synchronized '
+                                  'across devices are not supported by mxcompat; use ndev=1 '
+                                  '(or torch.nn.SyncBatchNorm with torch.distributed)' % ndev)
+    if moving_mean is None or moving_var is None:
+        raise MXNetError('SyncBatchNorm expects 5 inputs (data, gamma, beta, moving_mean, '
+                         'moving_var), but moving_mean or moving_var is missing')
+    return _batch_norm_var_outputs('SyncBatchNorm', data, gamma, beta, moving_mean, moving_var,
+                                   eps, momentum, fix_gamma, use_global_stats, output_mean_var)
+
+
+@register('LayerNorm', inputs=('data', 'gamma', 'beta'), infer_shape=param_shapes.norm_params,
+          params={'axis': (Int, -1), 'eps': (Float, 1e-5), 'output_mean_var': (Bool, False)},
+          num_outputs=3, num_visible_outputs=_mean_var_outputs, output_names=('output', 'mean', 'std'))
+def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):
+    """Layer normalization.
+
+    Normalizes the channels of the input tensor by mean and variance, and applies a scale
+    ``gamma`` as well as offset ``beta``:
+    ``out = (data - mean(data, axis)) / sqrt(var(data, axis) + eps) * gamma + beta``.
+    With ``output_mean_var`` the mean and the standard deviation ``sqrt(var + eps)`` are
+    returned as well (keeping ``axis`` with size 1).
+    """
+    ndim = data.dim()
+    if not -ndim <= axis < ndim:
+        raise MXNetError('LayerNorm: channel axis out of range: axis=%d for data of shape %s'
+                         % (axis, tuple(data.shape)))
+    axis %= ndim
+    channels = data.shape[axis]
+    _check_param('LayerNorm', 'gamma', gamma, channels)
+    _check_param('LayerNorm', 'beta', beta, channels)
+    last = axis == ndim - 1
+    x = data if last else data.movedim(axis, -1)
+    out, mean, rstd = torch.native_layer_norm(x, (channels,), gamma, beta, eps)
+    if not last:
+        out = out.movedim(-1, axis)
+    if not output_mean_var:
+        return out
+    std = (1.0 / rstd).to(data.dtype)
+    mean = mean.to(data.dtype)
+    if not last:
+        mean, std = mean.movedim(-1, axis), std.movedim(-1, axis)
+    return out, mean, std
+
+
+@register('InstanceNorm', inputs=('data', 'gamma', 'beta'), params={'eps': (Float, 1e-3)},
+          num_outputs=3, num_visible_outputs=1,
+          infer_shape=param_shapes.norm_params)
+def instance_norm(data, gamma, beta, *, eps):
+    """Applies instance normalization to the n-dimensional input array.
+
+    ``out = (data - mean(data, axis=(2, ...))) / sqrt(var(data, axis=(2, ...)) + eps) * gamma
+    + beta``, with per-channel gamma and beta.
+    """
+    if data.dim() < 3:
+        raise MXNetError('InstanceNorm only accepts input tensors of at least 3 dimensions '
+                         '(batch, channel, spatial...), got shape %s' % (tuple(data.shape),))
+    channels = data.shape[1]
+    _check_param('InstanceNorm', 'gamma', gamma, channels)
+    _check_param('InstanceNorm', 'beta', beta, channels)
+    n = data.shape[0]
+    return torch.native_group_norm(data, gamma, beta, n, channels,
+                                   data.numel() // max(n * channels, 1), channels, eps)[0]
+
+
+@register('GroupNorm', inputs=('data', 'gamma', 'beta'), infer_shape=param_shapes.group_norm,
+          params={'num_groups': (Int, 1), 'eps': (Float, 1e-5),
+                  'output_mean_var': (Bool, False)},
+          num_outputs=3, num_visible_outputs=_mean_var_outputs, output_names=('output', 'mean', 'std'))
+def group_norm(data, gamma, beta, *, num_groups, eps, output_mean_var):
+    """Group normalization.
+
+    The input channels are separated into ``num_groups`` groups, each normalized by its own
+    mean and variance; ``gamma`` and ``beta`` have one value per group, shape
+    ``(num_groups,)``. With ``output_mean_var`` the mean and the standard deviation
+    ``sqrt(var + eps)``, of shape ``(batch, num_groups)``, are returned as well.
+    """
+    if data.dim() < 3:
+        raise MXNetError('GroupNorm: data should have at least 3 dimensions (batch, channel, '
+                         '...), got shape %s' % (tuple(data.shape),))
+    n, c = data.shape[0], data.shape[1]
+    if num_groups < 1 or c % num_groups:
+        raise MXNetError('GroupNorm: number of channels (%d) must be divisible by num_groups '
+                         '(%d)' % (c, num_groups))
+    _check_param('GroupNorm', 'gamma', gamma, num_groups)
+    _check_param('GroupNorm', 'beta', beta, num_groups)
+    per = c // num_groups
+    out, mean, rstd = torch.native_group_norm(
+        data, gamma.repeat_interleave(per), beta.repeat_interleave(per), n, c,
+        data.numel() // max(n * c, 1), num_groups, eps)
+    if not output_mean_var:
+        return out
+    return out, mean.to(data.dtype), (1.0 / rstd).to(data.dtype)
+
+
+@register('L2Normalization', num_outputs=2, num_visible_outputs=1,
+          params={'eps': (Float, 1e-10), 'mode': (Enum('instance', 'spatial', 'channel'),
+                                                  'instance')})
+def l2_normalization(data, *, eps, mode):
+    """Normalize the input array using the L2 norm.
+
+    For 1-D NDArray, it computes ``out = data / sqrt(sum(data ** 2) + eps)``; ``mode``
+    selects the axes of the sum: 'instance' all but the first, 'channel' axis 1, 'spatial'
+    axes 2 and beyond.
+    """
+    ndim = data.dim()
+    if mode == 'instance':
+        dims = tuple(range(1, ndim))
+    else:
+        if ndim < 3:
+            raise MXNetError('L2Normalization: at least 3 dimensions required in %s mode, got '
+                             'shape %s' % (mode, tuple(data.shape)))
+        dims = (1,) if mode == 'channel' else tuple(range(2, ndim))
+    sq = data * data
+    if dims:
+        sq = sq.sum(dims, keepdim=True)
+    return data / torch.sqrt(sq + eps)
+
+
+@register('LRN', num_outputs=2, num_visible_outputs=1, params={'alpha': (Float, 1e-4), 'beta': (Float, 0.75), 'knorm': (Float, 2.0),
+                         'nsize': (Int, REQUIRED)})
+def lrn(data, *, alpha, beta, knorm, nsize):
+    """Applies local response normalization to the input across channels:
+    ``out = data / (knorm + alpha / nsize * sum(data ** 2 over nsize channels)) ** beta``."""
+    if data.dim() != 4:
+        raise MXNetError('LRN: data should be 4D in (batch, channel, y, x), got shape %s'
+                         % (tuple(data.shape),))
+    if nsize % 2 != 1:
+        raise MXNetError('LRN only supports odd values for nsize, got %d' % nsize)
+    return F.local_response_norm(data, nsize, alpha, beta, knorm)

@@ -1,0 +1,103 @@
+"""mx.kv against what real MXNet 1.9.1's key-value stores hold (tests/fixtures/kvstore/).
+
+The scenarios are scripts/fixture_writers/kvstore.py's, run here with mxcompat. The
+distributed ones run in two processes on torch.distributed (gloo) and are compared with a
+two-worker run of MXNet's parameter server.
+"""
+import os
+import socket
+import time
+
+import numpy as np
+import pytest
+import torch.multiprocessing as mp
+
+import mxcompat as mx
+import mxcompat.kvstore  # noqa: F401  (until mxcompat/__init__ imports it)
+import mxcompat.module  # noqa: F401
+from mxcompat.base import MXNetError
+from scripts.fixture_writers.kvstore import local_scenarios, resume_scenario, dist_worker
+
+from conftest import FIXTURES
+
+HERE = os.path.join(FIXTURES, 'kvstore')
+with np.load(os.path.join(HERE, 'local.npz')) as _z:
+    WANT = dict(_z)
+
+
+def _same(got, want):
+    if want.dtype.kind in 'USO':
+        assert got.tolist() == want.tolist()
+    else:
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.fixture(scope='module')
+def got(tmp_path_factory):
+    return local_scenarios(mx, str(tmp_path_factory.mktemp('kv')))
+
+
+@pytest.mark.parametrize('name', sorted(k for k in WANT if k != 'resume_sgd'))
+def test_local(name, got):
+    _same(got[name], WANT[name])
+
+
+def test_resume_from_mxnet_states(tmp_path):
+    states = tmp_path / 'sgd.states'
+    states.write_bytes(WANT['sgd_local_states_bytes'].tobytes())
+    _same(resume_scenario(mx, str(states)), WANT['resume_sgd'])
+
+
+def test_sparse_and_dist_errors():
+    kv = mx.kvstore.create('local')
+    kv.init('w', mx.nd.zeros((2, 2)))
+    with pytest.raises(MXNetError, match='row_sparse'):
+        kv.row_sparse_pull('w', out=mx.nd.zeros((2, 2)), row_ids=mx.nd.array([0]))
+    with pytest.raises(MXNetError, match="doesn't exist"):
+        kv.push('v', mx.nd.zeros((2, 2)))
+    env = {k: os.environ.pop(k) for k in ('WORLD_SIZE',) if k in os.environ}
+    try:
+        with pytest.raises(MXNetError, match='torchrun'):
+            mx.kvstore.create('dist_sync')
+    finally:
+        os.environ.update(env)
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+def _dist_entry(rank, kv_type, port, outdir):
+    os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT=str(port), RANK=str(rank),
+                      WORLD_SIZE='2', LOCAL_RANK=str(rank))
+    import mxcompat
+    import mxcompat.kvstore  # noqa: F401
+    import mxcompat.module  # noqa: F401
+    import torch.distributed as dist
+    res = dist_worker(mxcompat, kv_type)
+    np.savez(os.path.join(outdir, 'w%d.npz' % rank), **res)
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+@pytest.mark.parametrize('kv_type', ['dist_sync', 'dist_async'])
+def test_dist_two_workers(kv_type, tmp_path):
+    ctx = mp.start_processes(_dist_entry, args=(kv_type, _free_port(), str(tmp_path)),
+                             nprocs=2, join=False, start_method='spawn')
+    deadline = time.time() + 240
+    try:
+        while not ctx.join(timeout=5):
+            assert time.time() < deadline, 'the distributed run did not finish in time'
+    finally:
+        for p in ctx.processes:
+            if p.is_alive():
+                p.kill()
+    for rank in range(2):
+        with np.load(str(tmp_path / ('w%d.npz' % rank))) as got, \
+                np.load(os.path.join(HERE, '%s_rank%d.npz' % (kv_type, rank))) as want:
+            assert sorted(got.files) == sorted(want.files)
+            for name in want.files:
+                _same(got[name], want[name])
