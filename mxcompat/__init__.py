@@ -32,6 +32,9 @@ from . import initializer as init
 from . import lr_scheduler
 from . import model, module, executor_manager, kvstore
 from . import module as mod, kvstore as kv
+from . import recordio
+from . import image
+from . import image as img
 from . import gluon
 from . import rnn
 from . import visualization

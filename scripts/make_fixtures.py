@@ -56,7 +56,10 @@ def write_op_cases(mx, only):
         for c in cases:
             mx.random.seed(0)
             np.random.seed(0)
-            res = run_case(mx, c)
+            try:
+                res = run_case(mx, c)
+            except Exception as err:
+                raise RuntimeError('case %s/%s failed under MXNet: %s' % (modname, c['id'], err))
             entry = {'n_out': len(res['outputs']), 'error': res['error'], 'grads': []}
             for k, o in enumerate(res['outputs']):
                 if c['check'] == 'moments':

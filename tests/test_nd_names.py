@@ -32,6 +32,29 @@ COVERED_BY_TESTS = {
     'nd.contrib:_flatten_list': 'tests/test_contrib_python.py',
     'nd.contrib:_regroup': 'tests/test_contrib_python.py',
     'nd.contrib:current_context': 'tests/test_contrib_python.py',
+    'nd:CachedOp': 'tests/test_nd_extras.py',
+    'nd:from_dlpack': 'tests/test_nd_extras.py',
+    'nd:to_dlpack_for_read': 'tests/test_nd_extras.py',
+    'nd:to_dlpack_for_write': 'tests/test_nd_extras.py',
+    'NDArray:to_dlpack_for_read': 'tests/test_nd_extras.py',
+    'NDArray:to_dlpack_for_write': 'tests/test_nd_extras.py',
+}
+
+# Names that are the same object as one defined (and tested) elsewhere: checked by identity.
+REEXPORTS = {
+    'nd:NDArray': lambda: mx.ndarray.ndarray.NDArray,
+    'nd.random:NDArray': lambda: mx.ndarray.ndarray.NDArray,
+    'nd.random:current_context': lambda: mx.context.current_context,
+    'nd.random:numeric_types': lambda: mx.base.numeric_types,
+    'nd.random:_Null': lambda: mx.base._Null,
+    # every mx.nd.random sampler with scalar or array parameters dispatches through it
+    'nd.random:_random_helper': lambda: mx.ndarray.random._random_helper,
+}
+
+# Implemented names that real MXNet 1.9.1 cannot run, so no fixture can cover them.
+UNVERIFIABLE = {
+    'nd.contrib:quantize_asym': 'MXNet 1.9.1 segfaults on every input; mxcompat follows '
+                                "MXNet's reference kernel",
 }
 
 
@@ -80,6 +103,11 @@ def test_every_name_is_covered_or_listed():
             continue
         if key in COVERED_BY_TESTS:
             assert os.path.exists(os.path.join(ROOT, COVERED_BY_TESTS[key])), key
+            continue
+        if key in REEXPORTS:
+            assert getattr(_space_obj(space), name) is REEXPORTS[key](), key
+            continue
+        if key in UNVERIFIABLE:
             continue
         missing.append(key)
     assert not missing, 'names neither covered by a fixture case nor listed as unsupported ' \

@@ -15,3 +15,11 @@ from ..base import DTYPE_NP_TO_MX as _DTYPE_NP_TO_MX, DTYPE_MX_TO_NP as _DTYPE_M
 from . import fluent as _fluent
 
 _fluent.attach(NDArray, globals(), _internal)
+
+# MXNet's generated-module names and its mx.np interfaces, under mx.nd as MXNet has them
+gen_op, gen__internal, gen_contrib, gen_linalg, gen_image, gen_sparse = \
+    op, _internal, contrib, linalg, image, sparse
+from .. import numpy, numpy_extension  # noqa: E402
+np, npx = numpy, numpy_extension
+from . import unsupported as _unsupported  # noqa: E402
+_unsupported.install({'nd': __import__(__name__, fromlist=['_']), 'nd.contrib': contrib})

@@ -306,15 +306,32 @@ def identity_with_attr_like_rhs(lhs, rhs):
     return lhs.clone()
 
 
+class _ConstantLike(torch.autograd.Function):
+    """A constant array that stays in the recorded graph with a zero gradient, as in MXNet
+    (torch would give the result no history, and backward from it would fail)."""
+
+    @staticmethod
+    def forward(ctx, x, value):
+        return torch.full_like(x, value)
+
+    @staticmethod
+    def backward(ctx, g):
+        return torch.zeros_like(g), None
+
+
 @register('zeros_like')
 def zeros_like(data):
     """Return an array of zeros with the same shape, type and storage type as the input."""
+    if _needs_graph(data):
+        return _ConstantLike.apply(data, 0)
     return torch.zeros_like(data)
 
 
 @register('ones_like')
 def ones_like(data):
     """Return an array of ones with the same shape and type as the input."""
+    if _needs_graph(data):
+        return _ConstantLike.apply(data, 1)
     return torch.ones_like(data)
 
 

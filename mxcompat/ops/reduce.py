@@ -11,7 +11,7 @@ maximal element; the gradient of ``prod`` is ``out / x`` (NaN where x is 0), and
 import torch
 
 from ..base import MXNetError, dtype_torch
-from .registry import register, Int, Bool, Shape, Opt, Enum
+from .registry import register, Int, Bool, Shape, Opt, Enum, DType
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
                   torch.uint32, torch.uint64, torch.bool])
@@ -330,3 +330,16 @@ def moments(data, *, axes, keepdims):
     dims = _reduced_dims(data.dim(), axes, False, 'moments')
     var, mu = torch.var_mean(data, dim=dims, correction=0, keepdim=keepdims)
     return _finish(mu, data, dims, keepdims), _finish(var, data, dims, keepdims)
+
+
+@register('_np_cumsum', inputs=('a',), aliases=('cumsum',),
+          params={'axis': (Opt(Int), None), 'dtype': (DType, None)})
+def cumsum(a, *, axis, dtype):
+    """Return the cumulative sum of the elements along a given axis (the flattened array when
+    axis is None)."""
+    x = a.reshape(-1) if axis is None else a
+    if axis is not None and not -x.dim() <= axis < max(x.dim(), 1):
+        raise MXNetError('cumsum: axis %d is out of range for an array of %d dimensions'
+                         % (axis, x.dim()))
+    return torch.cumsum(x, dim=0 if axis is None else axis,
+                        dtype=None if dtype is None else dtype_torch(dtype))

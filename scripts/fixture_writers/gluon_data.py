@@ -40,8 +40,8 @@ def _loader(mx, dataset, **kwargs):
 
 
 def _interval_sampler(mx):
-    if hasattr(mx.gluon.data, 'IntervalSampler'):
-        return mx.gluon.data.IntervalSampler
+    if hasattr(mx.gluon.data.sampler, 'IntervalSampler'):  # mxcompat
+        return mx.gluon.data.sampler.IntervalSampler
     import importlib
     return importlib.import_module(mx.__name__ + '.gluon.contrib.data').IntervalSampler
 

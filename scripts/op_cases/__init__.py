@@ -12,6 +12,14 @@ import numpy as np
 CHECKS = ('value', 'shape', 'moments', 'error')
 
 
+class Raw:
+    """An argument passed as it is (a numpy array stays numpy, not an NDArray)."""
+    __slots__ = ('value',)
+
+    def __init__(self, value):
+        self.value = value
+
+
 def rng(case_id):
     """A numpy generator seeded by a case id."""
     seed = int.from_bytes(hashlib.sha1(case_id.encode()).digest()[:4], 'little')

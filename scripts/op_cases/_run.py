@@ -5,10 +5,15 @@ library executes the call.
 """
 import numpy as np
 
-from . import rng
+from . import Raw, rng
 
 
 def _to_nd(mx, v):
+    if isinstance(v, Raw):
+        return v.value
+    if isinstance(v, str) and v.startswith('ctx:'):  # 'ctx:cpu(0)' stands for a Context
+        kind, dev = v[4:].rstrip(')').split('(')
+        return mx.Context(kind, int(dev))
     if isinstance(v, np.ndarray):
         return mx.nd.array(v, dtype=v.dtype)
     if isinstance(v, list) and v and all(isinstance(i, np.ndarray) for i in v):
@@ -18,11 +23,29 @@ def _to_nd(mx, v):
 
 def _resolve(mx, func, args):
     if func.startswith('NDArray.'):
-        return getattr(args[0], func.split('.', 1)[1]), args[1:]
+        obj, name = args[0], func.split('.', 1)[1]
+        if isinstance(getattr(type(obj), name, None), property):
+            return (lambda: getattr(obj, name)), args[1:]  # read when the case runs
+        attr = getattr(obj, name)
+        return (attr if callable(attr) else (lambda: attr)), args[1:]
     obj = mx.nd
     for part in func.split('.'):
         obj = getattr(obj, part)
     return obj, args
+
+
+def _to_numpy(o):
+    """An operator's output as numpy; non-array results (shapes, dtypes, contexts, None) as
+    numpy values both libraries render alike."""
+    if hasattr(o, 'asnumpy'):
+        return o.asnumpy()
+    if isinstance(o, np.ndarray):
+        return o
+    if isinstance(o, (bool, int, float, np.generic)):
+        return np.array(o)
+    if isinstance(o, type) or isinstance(o, np.dtype):
+        return np.array(np.dtype(o).name)
+    return np.array(str(o))
 
 
 def _as_list(out):
@@ -53,11 +76,12 @@ def run_case(mx, c):
         else:
             out = fn(*call_args, **kwargs)
         outs = _as_list(out)
-        result = {'outputs': [o.asnumpy() for o in outs], 'grads': {}, 'error': None}
+        result = {'outputs': [_to_numpy(o) for o in outs], 'grads': {}, 'error': None}
         if grad_keys:
             which = c['grad_outputs']
             if which is None:
-                which = [i for i, o in enumerate(outs) if np.issubdtype(o.dtype, np.floating)]
+                which = [i for i, o in enumerate(outs) if hasattr(o, 'asnumpy') and
+                         np.issubdtype(o.dtype, np.floating)]
             r = rng(c['id'] + '/head')
             heads = [outs[i] for i in which]
             head_grads = [mx.nd.array(r.uniform(-1, 1, size=h.shape).astype(h.dtype),

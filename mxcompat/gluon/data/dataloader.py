@@ -34,8 +34,7 @@ from ...context import Context
 from ...ndarray import NDArray
 from ...ndarray.ndarray import array, wrap
 
-__all__ = ['DataLoader', 'DataLoaderTimeoutError', 'default_batchify_fn',
-           'default_mp_batchify_fn']
+__all__ = ['DataLoader']
 
 _CPU_SHARED = Context('cpu_shared', 0)
 _POLL_S = 0.1  # how often a waiting iterator checks that its workers are alive

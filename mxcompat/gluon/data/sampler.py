@@ -1,8 +1,8 @@
 """Samplers: iterables of dataset indices (``mx.gluon.data.sampler``)."""
 import numpy as np
 
-__all__ = ['Sampler', 'SequentialSampler', 'RandomSampler', 'FilterSampler', 'BatchSampler',
-           'IntervalSampler']
+# IntervalSampler is MXNet's gluon.contrib.data.IntervalSampler; it lives here, unexported
+__all__ = ['Sampler', 'SequentialSampler', 'RandomSampler', 'FilterSampler', 'BatchSampler']
 
 
 class Sampler(object):
