@@ -1,5 +1,11 @@
 """Utilities of Gluon (``mx.gluon.utils``)."""
 import collections
+import hashlib
+import os
+import sys
+import time
+import uuid
+import warnings
 import weakref
 
 __all__ = []
@@ -81,3 +87,320 @@ def _check_same_symbol_type(symbols):
 def _check_all_np_ndarrays(out):
     """NumPy arrays (mx.np) are not supported by mxcompat: nothing to check."""
     return None
+
+
+# ------------------------------------------------------------------ data parallelism
+__all__ += ['split_data', 'split_and_load', 'clip_global_norm', 'check_sha1', 'download',
+            'replace_file']
+
+
+def split_data(data, num_slice, batch_axis=0, even_split=True):
+    """Splits an NDArray into `num_slice` slices along `batch_axis`.
+    Usually used for data parallelism where each slices is sent
+    to one device (i.e. GPU).
+
+    Parameters
+    ----------
+    data : NDArray
+        A batch of data.
+    num_slice : int
+        Number of desired slices.
+    batch_axis : int, default 0
+        The axis along which to slice.
+    even_split : bool, default True
+        Whether to force all slices to have the same number of elements.
+        If `True`, an error will be raised when `num_slice` does not evenly
+        divide `data.shape[batch_axis]`.
+
+    Returns
+    -------
+    list of NDArray
+        Return value is a list even if `num_slice` is 1.
+    """
+    size = data.shape[batch_axis]
+    if even_split and size % num_slice != 0:
+        raise ValueError(
+            "data with shape %s cannot be evenly split into %d slices along axis %d. "
+            "Use a batch size that's multiple of %d or set even_split=False to allow "
+            "uneven partitioning of data." % (str(data.shape), num_slice, batch_axis, num_slice))
+    base, extra = divmod(size, num_slice)
+    bounds = [0]
+    for i in range(num_slice):  # the first `extra` slices get one more element
+        bounds.append(bounds[-1] + base + (1 if i < extra else 0))
+    if batch_axis == 0:
+        return [data[bounds[i]:bounds[i + 1]] for i in range(num_slice)]
+    from .. import ndarray
+    return [ndarray.slice_axis(data, axis=batch_axis, begin=bounds[i], end=bounds[i + 1])
+            for i in range(num_slice)]
+
+
+def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
+    """Splits an NDArray into `len(ctx_list)` slices along `batch_axis` and loads
+    each slice to one context in `ctx_list`.
+
+    Parameters
+    ----------
+    data : NDArray or numpy.ndarray
+        A batch of data.
+    ctx_list : list of Context
+        A list of Contexts.
+    batch_axis : int, default 0
+        The axis along which to slice.
+    even_split : bool, default True
+        Whether to force all slices to have the same number of elements.
+
+    Returns
+    -------
+    list of NDArray
+        Each corresponds to a context in `ctx_list`.
+    """
+    from .. import ndarray
+    if not isinstance(data, ndarray.NDArray):
+        data = ndarray.array(data, ctx=ctx_list[0])
+    if len(ctx_list) == 1:
+        return [data.as_in_context(ctx_list[0])]
+    slices = split_data(data, len(ctx_list), batch_axis, even_split)
+    return [s.as_in_context(ctx) for s, ctx in zip(slices, ctx_list)]
+
+
+def clip_global_norm(arrays, max_norm, check_isfinite=True):
+    """Rescales NDArrays so that the sum of their 2-norm is smaller than `max_norm`.
+
+    Parameters
+    ----------
+    arrays : list of NDArray
+    max_norm : float
+    check_isfinite : bool, default True
+         If True, check that the total_norm is finite (not nan or inf). This
+         requires a blocking .asscalar() call.
+
+    Returns
+    -------
+    NDArray or float
+      Total norm. Return type is NDArray of shape (1,) if check_isfinite is
+      False. Otherwise a float is returned.
+    """
+    import numpy as np
+    import torch
+    from ..ndarray.ndarray import wrap
+    assert len(arrays) > 0
+    ctx = arrays[0].context
+    dev = arrays[0]._t.device
+    with torch.no_grad():
+        sq = [a._t.reshape(-1) for a in arrays]
+        total = torch.stack([torch.dot(x, x).to(dev) for x in sq]).sum().reshape(1).sqrt()
+        total_norm = wrap(total)
+        total_norm._ctx = ctx
+        if check_isfinite and not np.isfinite(total_norm.asscalar()):
+            warnings.warn(UserWarning('nan or inf is detected. '
+                                      'Clipping results will be undefined.'), stacklevel=2)
+        scale = torch.clamp(max_norm / (total + 1e-8), max=1.0)
+        for a in arrays:
+            a._t.mul_(scale.to(device=a._t.device, dtype=a._t.dtype))
+    if check_isfinite:
+        return total_norm.asscalar()
+    return total_norm
+
+
+# ------------------------------------------------------------------ downloads
+def check_sha1(filename, sha1_hash):
+    """Check whether the sha1 hash of the file content matches the expected hash.
+
+    Parameters
+    ----------
+    filename : str
+        Path to the file.
+    sha1_hash : str
+        Expected sha1 hash in hexadecimal digits.
+
+    Returns
+    -------
+    bool
+        Whether the file content matches the expected hash.
+    """
+    sha1 = hashlib.sha1()
+    with open(filename, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''):
+            sha1.update(block)
+    return sha1.hexdigest() == sha1_hash
+
+
+def replace_file(src, dst):
+    """Atomically replace ``dst`` by ``src`` (``os.replace``); on failure ``src`` is removed.
+
+    Parameters
+    ----------
+    src : source file path
+    dst : destination file path
+    """
+    try:
+        os.replace(src, dst)
+    except OSError as err:
+        try:
+            os.remove(src)
+        except OSError:
+            pass
+        raise OSError('Moving downloaded temp file - {}, to {} failed. '
+                      'Please retry the download.'.format(src, dst)) from err
+
+
+_RETRY_BACKOFF_S = 0.5   # first wait between attempts; doubled after each failure
+_MAX_BACKOFF_S = 8.0
+_TIMEOUT_S = 60.0        # connect / between-bytes timeout of each request
+
+
+def _progress(total, desc):
+    """A tqdm progress bar when tqdm is installed and stderr is a terminal, else None."""
+    if not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit='B', unit_scale=True, unit_divisor=1024, desc=desc)
+
+
+def _fetch_to(url, fname, verify_ssl):
+    """Download ``url`` into a temporary file next to ``fname``; returns its path. The
+    temporary file is removed on any failure."""
+    import requests
+    tmp = '{}.{}'.format(fname, uuid.uuid4())
+    try:
+        try:
+            r = requests.get(url, stream=True, verify=verify_ssl, timeout=_TIMEOUT_S)
+        except requests.exceptions.ConnectionError as err:
+            raise RuntimeError('Failed downloading url {}: cannot connect ({}). Check the '
+                               'network connection, or download the file by hand to {}'
+                               .format(url, err, fname)) from err
+        with r:
+            if r.status_code != 200:
+                raise RuntimeError('Failed downloading url {} (HTTP status {})'
+                                   .format(url, r.status_code))
+            total = r.headers.get('content-length')
+            bar = _progress(int(total) if total and total.isdigit() else None,
+                            os.path.basename(fname))
+            try:
+                with open(tmp, 'wb') as f:
+                    for chunk in r.iter_content(chunk_size=1 << 16):
+                        if chunk:
+                            f.write(chunk)
+                            if bar is not None:
+                                bar.update(len(chunk))
+            finally:
+                if bar is not None:
+                    bar.close()
+            if total and total.isdigit() and os.path.getsize(tmp) != int(total):
+                raise RuntimeError('Failed downloading url {}: received {} of {} bytes'
+                                   .format(url, os.path.getsize(tmp), total))
+    except requests.exceptions.RequestException as err:  # the connection broke mid-way
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise RuntimeError('Failed downloading url {}: {}'.format(url, err)) from err
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    return tmp
+
+
+def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_ssl=True):
+    """Download a given URL
+
+    The file is written to a temporary file in the destination directory and moved into
+    place only when complete (and, with `sha1_hash`, verified): a failed download leaves no
+    partial file behind. Failed attempts are retried with a growing pause between them.
+
+    Parameters
+    ----------
+    url : str
+        URL to download
+    path : str, optional
+        Destination path to store downloaded file. By default stores to the
+        current directory with same name as in url.
+    overwrite : bool, optional
+        Whether to overwrite destination file if already exists.
+    sha1_hash : str, optional
+        Expected sha1 hash in hexadecimal digits. Will ignore existing file when hash is
+        specified but doesn't match.
+    retries : integer, default 5
+        The number of times to attempt the download in case of failure or non 200 return
+        codes
+    verify_ssl : bool, default True
+        Verify SSL certificates.
+
+    Returns
+    -------
+    str
+        The file path of the downloaded file.
+    """
+    if path is None:
+        fname = url.split('/')[-1]
+        assert fname, 'Can\'t construct file-name from this URL. ' \
+            'Please set the `path` option manually.'
+    else:
+        path = os.path.expanduser(path)
+        fname = os.path.join(path, url.split('/')[-1]) if os.path.isdir(path) else path
+    assert retries >= 0, "Number of retries should be at least 0, currently it's {}".format(
+        retries)
+    if not verify_ssl:
+        warnings.warn('Unverified HTTPS request is being made (verify_ssl=False). '
+                      'Adding certificate verification is strongly advised.')
+    if not (overwrite or not os.path.exists(fname) or
+            (sha1_hash and not check_sha1(fname, sha1_hash))):
+        return fname
+    dirname = os.path.dirname(os.path.abspath(os.path.expanduser(fname)))
+    os.makedirs(dirname, exist_ok=True)
+    attempts = max(retries, 1)  # as in MXNet: `retries` counts attempts
+    wait = _RETRY_BACKOFF_S
+    for attempt in range(1, attempts + 1):
+        try:
+            print('Downloading {} from {}...'.format(fname, url))
+            tmp = _fetch_to(url, fname, verify_ssl)
+            if sha1_hash and not check_sha1(tmp, sha1_hash):
+                os.remove(tmp)
+                raise UserWarning(
+                    'File {} is downloaded but the content hash does not match.'
+                    ' The repo may be outdated or download may be incomplete. '
+                    'If the "repo_url" is overridden, consider switching to '
+                    'the default repo.'.format(fname))
+            if not os.path.exists(fname) or overwrite or \
+                    (sha1_hash and not check_sha1(fname, sha1_hash)):
+                replace_file(tmp, fname)
+            else:  # another process put a good copy there meanwhile
+                os.remove(tmp)
+                warnings.warn('File {} exists in file system so the downloaded file is '
+                              'deleted'.format(fname))
+            return fname
+        except Exception as err:  # pylint: disable=broad-except
+            if attempt >= attempts:
+                raise
+            left = attempts - attempt
+            print('download failed due to {}, retrying, {} attempt{} left'
+                  .format(repr(err), left, 's' if left > 1 else ''))
+            time.sleep(wait)
+            wait = min(wait * 2, _MAX_BACKOFF_S)
+    return fname
+
+
+def _get_repo_url():
+    """Return the base URL for Gluon dataset and model repository."""
+    default_repo = 'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/'
+    repo_url = os.environ.get('MXNET_GLUON_REPO', default_repo)
+    if repo_url[-1] != '/':
+        repo_url = repo_url + '/'
+    return repo_url
+
+
+def _get_repo_file_url(namespace, filename):
+    """Return the URL for hosted file in Gluon repository.
+
+    Parameters
+    ----------
+    namespace : str
+        Namespace of the file.
+    filename : str
+        Name of the file
+    """
+    return '{base_url}{namespace}/{filename}'.format(base_url=_get_repo_url(),
+                                                     namespace=namespace,
+                                                     filename=filename)
