@@ -361,17 +361,38 @@ class NDArray:
 
     # ---------------------------------------------------------------- arithmetic
     def __add__(self, other):
+        if type(other) is NDArray:
+            t, o = self._t, other._t
+            if t.dtype is o.dtype:
+                r = _new(NDArray)
+                r._t = t + o
+                r._ctx = self._ctx
+                return r
         return _binary(self, other, torch.add, torch.add)
 
     __radd__ = __add__
 
     def __sub__(self, other):
+        if type(other) is NDArray:
+            t, o = self._t, other._t
+            if t.dtype is o.dtype:
+                r = _new(NDArray)
+                r._t = t - o
+                r._ctx = self._ctx
+                return r
         return _binary(self, other, torch.sub, torch.sub)
 
     def __rsub__(self, other):
         return _rscalar(self, other, torch.sub)
 
     def __mul__(self, other):
+        if type(other) is NDArray:
+            t, o = self._t, other._t
+            if t.dtype is o.dtype:
+                r = _new(NDArray)
+                r._t = t * o
+                r._ctx = self._ctx
+                return r
         return _binary(self, other, torch.mul, torch.mul)
 
     __rmul__ = __mul__
@@ -462,6 +483,11 @@ class NDArray:
         Integer indexing that would remove every axis returns shape (1,), as MXNet 1.x does.
         """
         t = self._t
+        if type(key) is slice and (key.step is None or key.step > 0):
+            r = _new(NDArray)
+            r._t = t[key]
+            r._ctx = self._ctx
+            return r
         if type(key) is int:
             if t.dim() == 1:
                 n = t.shape[0]
@@ -533,7 +559,12 @@ class NDArray:
         """
         if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
             shape = shape[0]
-        elif not shape:
+        if not kwargs and shape and 0 not in shape and min(shape) >= -1:
+            try:  # no MXNet special code: a torch view (its -1 means the same)
+                return self._like(self._t.view(*shape))
+            except (RuntimeError, TypeError):
+                pass  # not viewable, or not ints: take the checked path
+        if not shape:
             shape = kwargs.pop('shape', None)
             if shape is None:
                 raise TypeError('reshape() missing 1 required positional argument: shape')
@@ -541,11 +572,6 @@ class NDArray:
         if kwargs:
             raise TypeError('Got unknown keywords in reshape: %s. Accepted keyword arguments '
                             'are \'shape\' and \'reverse\'.' % ', '.join(kwargs))
-        if not reverse and all(type(d) is int and (d > 0 or d == -1) for d in shape):
-            try:
-                return self._like(self._t.view(shape))
-            except RuntimeError:
-                pass  # a non-contiguous view or a size mismatch: take the checked path
         new_shape = infer_reshape(tuple(self._t.shape), tuple(shape), reverse)
         return self._like(self._t.reshape(new_shape))
 
@@ -629,6 +655,9 @@ class NDArray:
 
 def _rebuild(a):
     return array(a, dtype=a.dtype)
+
+
+_new = object.__new__
 
 
 def wrap(t):

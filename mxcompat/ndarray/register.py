@@ -89,7 +89,7 @@ def make_function(op, func_name):
     g = {'_fn': op.fn, '_op': op, '_wrap': wrap, '_REQ': REQUIRED, '_bad_input': _bad_input,
          '_in_opt': _in_opt, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
          '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
-         '_NDArray': NDArray}
+         '_NDArray': NDArray, '_new': NDArray.__new__}
     sig, body = [], []
     call_args = []
     if op.variadic:
@@ -151,8 +151,12 @@ def make_function(op, func_name):
     nout = op.num_outputs
     nvis = op.num_visible_outputs
     if nout == 1 and nvis in (None, 1):
-        body.append('    if type(_r) is tuple: return _wrap(_r[0])')
-        body.append('    return _wrap(_r)')
+        # the NDArray is built inline: one frame less on every call
+        body.append('    if type(_r) is tuple: _r = _r[0]')
+        body.append('    _o = _new(_NDArray)')
+        body.append('    _o._t = _r')
+        body.append('    _o._ctx = None')
+        body.append('    return _o')
     else:
         body.append('    if not isinstance(_r, (tuple, list)): return _wrap(_r)')
         if nvis is None:

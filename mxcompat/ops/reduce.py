@@ -60,7 +60,8 @@ def _finish(res, x, dims, keepdims):
 def _reduce(opname, fn, x, axis, keepdims, exclude, **kw):
     dims = _reduced_dims(x.dim(), axis, exclude, opname)
     if dims is None:
-        return _finish(fn(x, **kw), x, None, keepdims)
+        res = fn(x, **kw)  # a full reduction is torch's fastest path; [None] makes it (1,)
+        return res.reshape((1,) * x.dim()) if keepdims and x.dim() > 1 else res[None]
     if not dims:
         return x.clone()
     return _finish(fn(x, dim=dims, keepdim=keepdims, **kw), x, dims, keepdims)
