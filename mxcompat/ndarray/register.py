@@ -138,9 +138,10 @@ def make_function(op, func_name):
                 conv_lines.append('        if %s is not %s: %s = _c_%s(%s)' % (p, dname, p, p, p))
         call_args.append('%s=%s' % (pname, p))
     sig += ['out=None', 'name=None', '**kwargs']
-    body.append('    if kwargs:')
-    body.append('        kwargs.pop("attr", None)')
-    body.append('        if kwargs: raise _bad_kwargs(_op, kwargs)')
+    if op.params:  # MXNet ignores keyword arguments of operators that take no parameters
+        body.append('    if kwargs:')
+        body.append('        kwargs.pop("attr", None)')
+        body.append('        if kwargs: raise _bad_kwargs(_op, kwargs)')
     if conv_lines:
         body.append('    try:')
         body.extend(conv_lines)

@@ -6,9 +6,11 @@ import numpy as np
 from ... import ndarray as nd, symbol as sym
 from ..block import Block, HybridBlock
 from ..utils import _indent
+from .activations import Activation
 
 __all__ = ['Sequential', 'HybridSequential', 'Dense', 'Activation', 'Dropout', 'BatchNorm',
-           'Embedding', 'Flatten', 'Lambda', 'HybridLambda']
+           'BatchNormReLU', 'Embedding', 'Flatten', 'InstanceNorm', 'LayerNorm', 'GroupNorm',
+           'Lambda', 'HybridLambda']
 
 
 def _container_repr(block):
@@ -205,37 +207,6 @@ class Dense(HybridBlock):
                         layout='{0} -> {1}'.format(shape[1] if shape[1] else None, shape[0]))
 
 
-class Activation(HybridBlock):
-    r"""Applies an activation function to input.
-
-    Parameters
-    ----------
-    activation : str
-        Name of activation function to use.
-        See :func:`~mxnet.ndarray.Activation` for available choices.
-
-
-    Inputs:
-        - **data**: input tensor with arbitrary shape.
-
-    Outputs:
-        - **out**: output tensor with the same shape as `data`.
-    """
-    def __init__(self, activation, **kwargs):
-        self._act_type = activation
-        super(Activation, self).__init__(**kwargs)
-
-    def _alias(self):
-        return self._act_type
-
-    def hybrid_forward(self, F, x):
-        return F.Activation(x, act_type=self._act_type, name='fwd')
-
-    def __repr__(self):
-        s = '{name}({_act_type})'
-        return s.format(name=self.__class__.__name__, _act_type=self._act_type)
-
-
 class Dropout(HybridBlock):
     """Applies Dropout to the input.
 
@@ -393,6 +364,26 @@ class BatchNorm(_BatchNorm):
             in_channels=in_channels, **kwargs)
 
 
+class BatchNormReLU(_BatchNorm):
+    """Batch normalization layer followed by a ReLU (fused ``contrib.BatchNormWithReLU``).
+
+    Same parameters, inputs and outputs as :class:`BatchNorm`.
+    """
+    def __init__(self, axis=1, momentum=0.9, epsilon=1e-5, center=True, scale=True,
+                 use_global_stats=False,
+                 beta_initializer='zeros', gamma_initializer='ones',
+                 running_mean_initializer='zeros', running_variance_initializer='ones',
+                 in_channels=0, **kwargs):
+        super(BatchNormReLU, self).__init__(
+            axis=axis, momentum=momentum, epsilon=epsilon, center=center, scale=scale,
+            use_global_stats=use_global_stats, fuse_relu=True,
+            beta_initializer=beta_initializer,
+            gamma_initializer=gamma_initializer,
+            running_mean_initializer=running_mean_initializer,
+            running_variance_initializer=running_variance_initializer,
+            in_channels=in_channels, **kwargs)
+
+
 class Embedding(HybridBlock):
     r"""Turns non-negative integers (indexes/tokens) into dense vectors
     of fixed size. eg. [4, 20] -> [[0.25, 0.1], [0.6, -0.2]]
@@ -452,6 +443,142 @@ class Flatten(HybridBlock):
 
     def __repr__(self):
         return self.__class__.__name__
+
+
+def _norm_repr(block, with_channels=True):
+    content = ', '.join('%s=%r' % kv for kv in block._kwargs.items())
+    if with_channels:
+        content += ', in_channels={0}'.format(block.gamma.shape[0])
+    return '{0}({1})'.format(block.__class__.__name__, content)
+
+
+class _AffineNorm(HybridBlock):
+    """Holds the `gamma`/`beta` parameters shared by the normalization layers below."""
+    def __init__(self, kwargs, channels, center, scale, beta_initializer, gamma_initializer,
+                 **block_kwargs):
+        super(_AffineNorm, self).__init__(**block_kwargs)
+        self._kwargs = kwargs
+        self.gamma = self.params.get('gamma', grad_req='write' if scale else 'null',
+                                     shape=(channels,), init=gamma_initializer,
+                                     allow_deferred_init=True)
+        self.beta = self.params.get('beta', grad_req='write' if center else 'null',
+                                    shape=(channels,), init=beta_initializer,
+                                    allow_deferred_init=True)
+
+
+class InstanceNorm(_AffineNorm):
+    r"""Applies instance normalization to the n-dimensional input array: each sample and
+    channel is normalized over the remaining (spatial) axes, then scaled by `gamma` and shifted
+    by `beta`.
+
+    Parameters
+    ----------
+    axis : int, default 1
+        The axis that will be excluded in the normalization process (the channel axis).
+    epsilon: float, default 1e-5
+        Small float added to variance to avoid dividing by zero.
+    center: bool, default True
+        If True, add offset of `beta` to normalized tensor.
+    scale: bool, default False
+        If True, multiply by `gamma`. If False, `gamma` is not learned.
+    beta_initializer: str or `Initializer`, default 'zeros'
+    gamma_initializer: str or `Initializer`, default 'ones'
+    in_channels : int, default 0
+        Number of channels in input data; 0 defers initialization to the first forward.
+    """
+    def __init__(self, axis=1, epsilon=1e-5, center=True, scale=False,
+                 beta_initializer='zeros', gamma_initializer='ones',
+                 in_channels=0, **kwargs):
+        super(InstanceNorm, self).__init__(
+            {'eps': epsilon, 'axis': axis, 'center': center, 'scale': scale}, in_channels,
+            center, scale, beta_initializer, gamma_initializer, **kwargs)
+        self._axis = axis
+        self._epsilon = epsilon
+
+    def hybrid_forward(self, F, x, gamma, beta):
+        if self._axis == 1:
+            return F.InstanceNorm(x, gamma, beta, name='fwd', eps=self._epsilon)
+        x = x.swapaxes(1, self._axis)
+        return F.InstanceNorm(x, gamma, beta, name='fwd',
+                              eps=self._epsilon).swapaxes(1, self._axis)
+
+    def __repr__(self):
+        return _norm_repr(self)
+
+
+class LayerNorm(_AffineNorm):
+    r"""Applies layer normalization to the n-dimensional input array: normalizes over `axis`
+    for each other index, then applies `gamma` and `beta` along that axis.
+
+    Parameters
+    ----------
+    axis : int, default -1
+        The axis that should be normalized.
+    epsilon: float, default 1e-5
+        Small float added to variance to avoid dividing by zero.
+    center: bool, default True
+        If True, add offset of `beta` to normalized tensor.
+    scale: bool, default True
+        If True, multiply by `gamma`.
+    beta_initializer: str or `Initializer`, default 'zeros'
+    gamma_initializer: str or `Initializer`, default 'ones'
+    in_channels : int, default 0
+        Size of `axis`; 0 defers initialization to the first forward.
+    """
+    def __init__(self, axis=-1, epsilon=1e-5, center=True, scale=True,
+                 beta_initializer='zeros', gamma_initializer='ones',
+                 in_channels=0, prefix=None, params=None):
+        super(LayerNorm, self).__init__(
+            {'eps': epsilon, 'axis': axis, 'center': center, 'scale': scale}, in_channels,
+            center, scale, beta_initializer, gamma_initializer, prefix=prefix, params=params)
+        self._axis = axis
+        self._epsilon = epsilon
+        self._center = center
+        self._scale = scale
+
+    def hybrid_forward(self, F, data, gamma, beta):
+        return F.LayerNorm(data, gamma=gamma, beta=beta, axis=self._axis, eps=self._epsilon)
+
+    def __repr__(self):
+        return _norm_repr(self)
+
+
+class GroupNorm(_AffineNorm):
+    r"""Applies group normalization to the n-dimensional input array: the channels (axis 1)
+    are split into `num_groups` groups, each normalized over its channels and the spatial
+    axes; `gamma` and `beta` have one value per group.
+
+    Parameters
+    ----------
+    num_groups: int, default 1
+        Number of groups to separate the channel axis into.
+    epsilon: float, default 1e-5
+        Small float added to variance to avoid dividing by zero.
+    center: bool, default True
+        If True, add offset of `beta` to normalized tensor.
+    scale: bool, default True
+        If True, multiply by `gamma`.
+    beta_initializer: str or `Initializer`, default 'zeros'
+    gamma_initializer: str or `Initializer`, default 'ones'
+    """
+    def __init__(self, num_groups=1, epsilon=1e-5, center=True, scale=True,
+                 beta_initializer='zeros', gamma_initializer='ones',
+                 prefix=None, params=None):
+        super(GroupNorm, self).__init__(
+            {'eps': epsilon, 'num_groups': num_groups, 'center': center, 'scale': scale},
+            num_groups, center, scale, beta_initializer, gamma_initializer,
+            prefix=prefix, params=params)
+        self._num_groups = num_groups
+        self._epsilon = epsilon
+        self._center = center
+        self._scale = scale
+
+    def hybrid_forward(self, F, data, gamma, beta):
+        return F.GroupNorm(data, gamma=gamma, beta=beta, num_groups=self._num_groups,
+                           eps=self._epsilon)
+
+    def __repr__(self):
+        return _norm_repr(self, with_channels=False)
 
 
 class Lambda(Block):
