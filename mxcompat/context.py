@@ -1,5 +1,6 @@
 """Device contexts: MXNet's Context mapped onto ``torch.device``."""
 import threading
+import warnings
 
 import torch
 
@@ -9,7 +10,27 @@ __all__ = ['Context', 'cpu', 'gpu', 'cpu_pinned', 'current_context', 'num_gpus',
            'gpu_memory_info']
 
 
-class Context:
+class _ContextType(type):
+    """Gives Context MXNet's deprecated class-level ``default_ctx`` property."""
+
+    @property
+    def default_ctx(cls):
+        warnings.warn('Context.default_ctx has been deprecated. Please use '
+                      'Context.current_context() instead. Please use '
+                      'test_utils.set_default_context to set a default context',
+                      DeprecationWarning)
+        return current_context()
+
+    @default_ctx.setter
+    def default_ctx(cls, val):
+        warnings.warn('Context.default_ctx has been deprecated. Please use '
+                      'Context.current_context() instead. Please use '
+                      'test_utils.set_default_context to set a default context',
+                      DeprecationWarning)
+        cls._default_ctx.value = val
+
+
+class Context(metaclass=_ContextType):
     """Constructs a context.
 
     MXNet can run operations on CPU and different GPUs. A context describes the device type

@@ -34,7 +34,7 @@ def _unary(name, fn, doc, int_native=False):
             return fn(data.to(torch.float64)).to(data.dtype)
     op.__name__ = name
     op.__doc__ = doc
-    register(name)(op)
+    register(name, infer_shape='same')(op)
 
 
 def _round(x):
@@ -336,7 +336,7 @@ def ones_like(data):
 
 
 # ------------------------------------------------------------------------------ casts
-@register('Cast', aliases=('cast',), params={'dtype': (DType, REQUIRED)})
+@register('Cast', aliases=('cast',), params={'dtype': (DType, REQUIRED)}, infer_shape='same')
 def cast(data, *, dtype):
     """Casts all elements of the input to a new type."""
     return data.to(dtype_torch(dtype), copy=True)

@@ -132,11 +132,18 @@ def infer_shape(sym, args, kwargs, partial):
             in_shapes = [shapes[id(i)][k] for i, k in n.inputs]
             rule = n.op.infer_shape
             if rule is not None:
-                if rule == 'same':
+                if rule == 'same':  # inputs and output share one shape
                     merged = None
-                    for s in in_shapes:
-                        if s is not None:
-                            merged = s if merged is None else (_merge(merged, s) or merged)
+                    for s in in_shapes + shapes[id(n)][:1]:
+                        if s is None:
+                            continue
+                        m = s if merged is None else _merge(merged, s)
+                        if m is None:
+                            raise MXNetError(
+                                'Shape inconsistent in operator %s(name="%s"): the inputs '
+                                'must have one shape, got %s and %s'
+                                % (n.op.name, n.name, tuple(merged), tuple(s)))
+                        merged = m
                     new_in = [merged] * len(in_shapes)
                 else:
                     try:

@@ -631,11 +631,13 @@ class Symbol:
 
     def broadcast_to(self, *args, **kwargs):
         """Convenience fluent method for :py:func:`broadcast_to`."""
-        return _make('broadcast_to', [self], kwargs if not args else dict(kwargs, shape=args[0]))
+        from .op import broadcast_to
+        return broadcast_to(self, *args, **kwargs)
 
     def broadcast_like(self, *args, **kwargs):
         """Convenience fluent method for :py:func:`broadcast_like`."""
-        return _make('broadcast_like', [self] + list(args), kwargs)
+        from .op import broadcast_like
+        return broadcast_like(self, *args, **kwargs)
 
     def as_nd_ndarray(self):
         """Returns self: mxcompat has only the legacy (mx.nd / mx.sym) interface."""

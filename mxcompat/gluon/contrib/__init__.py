@@ -1,0 +1,4 @@
+"""Contrib neural network module (``mx.gluon.contrib``)."""
+from . import nn
+from . import rnn
+from . import cnn
