@@ -54,8 +54,16 @@ def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
         ctx = current_context()
     log_range = math.log(range_max + 1)
     rand = uniform(0, log_range, shape=(num_sampled,), dtype='float64', ctx=ctx)
+    return zipfian_counts(rand, true_classes.as_in_context(ctx), num_sampled, range_max)
+
+
+def zipfian_counts(rand, true_classes, num_sampled, range_max):
+    """rand_zipfian's arithmetic, on NDArrays or Symbols alike: the classes drawn from uniform
+    samples ``rand`` of [0, log(range_max + 1)), and the expected counts of the true and the
+    sampled classes."""
+    log_range = math.log(range_max + 1)
     sampled_classes = (rand.exp() - 1).astype('int64') % range_max
-    true_cls = true_classes.as_in_context(ctx).astype('float64')
+    true_cls = true_classes.astype('float64')
     expected_count_true = ((true_cls + 2.0) / (true_cls + 1.0)).log() / log_range * num_sampled
     sampled_cls_fp64 = sampled_classes.astype('float64')
     expected_prob_sampled = ((sampled_cls_fp64 + 2.0) / (sampled_cls_fp64 + 1.0)).log() \
@@ -83,7 +91,7 @@ def _regroup(args, fmt):
             return args[0], args[1:]
         return args[:fmt], args[fmt:]
     assert isinstance(args, (list, tuple)), \
-        'output must be (nested) list of NDArray, but got %s of type %s' \
+        'output must be (nested) list of arrays, but got %s of type %s' \
         % (str(args), str(type(args)))
     ret = []
     for i in fmt:

@@ -14,6 +14,7 @@ from ..attribute import AttrScope
 from ..ops import registry
 from . import op as _op, symbol
 from .random import uniform
+from ..ndarray.contrib_python import _regroup, zipfian_counts
 from .symbol import Node, Symbol, _mirror_hidden
 
 __all__ = ['rand_zipfian', 'foreach', 'while_loop', 'cond']
@@ -55,17 +56,8 @@ def rand_zipfian(true_classes, num_sampled, range_max):
         The expected count for sampled candidates in 1-D `float64` dtype.
     """
     assert isinstance(true_classes, Symbol), 'unexpected type %s' % type(true_classes)
-    log_range = math.log(range_max + 1)
-    rand = uniform(0, log_range, shape=(num_sampled,), dtype='float64')
-    # (exp(u) - 1) floored, folded into [0, range_max)
-    sampled_classes = (rand.exp() - 1).astype('int64') % range_max
-    true_classes = true_classes.astype('float64')
-    expected_count_true = \
-        ((true_classes + 2.0) / (true_classes + 1.0)).log() / log_range * num_sampled
-    sampled_fp64 = sampled_classes.astype('float64')
-    expected_count_sampled = \
-        ((sampled_fp64 + 2.0) / (sampled_fp64 + 1.0)).log() / log_range * num_sampled
-    return sampled_classes, expected_count_true, expected_count_sampled
+    rand = uniform(0, math.log(range_max + 1), shape=(num_sampled,), dtype='float64')
+    return zipfian_counts(rand, true_classes, num_sampled, range_max)
 
 
 def _flatten(args, inout_str):
@@ -82,22 +74,6 @@ def _flatten(args, inout_str):
         flat.extend(sub)
         fmts.append(fmt)
     return flat, fmts
-
-
-def _regroup(args, fmt):
-    """Inverse of _flatten: (nested list, the items left over)."""
-    if isinstance(fmt, int):
-        if fmt == 0:
-            return args[0], args[1:]
-        return args[:fmt], args[fmt:]
-    assert isinstance(args, (list, tuple)), \
-        'output must be (nested) list of Symbol, but got %s of type %s' \
-        % (str(args), str(type(args)))
-    out = []
-    for f in fmt:
-        item, args = _regroup(args, f)
-        out.append(item)
-    return out, args
 
 
 def _check_data(inputs, in_type, msg):
