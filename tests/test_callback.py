@@ -24,7 +24,13 @@ def callbacks():
 
 @pytest.mark.parametrize('name', sorted(WANT['callbacks']))
 def test_callback(name, callbacks):
-    assert callbacks[name] == WANT['callbacks'][name]
+    got, want = callbacks[name], WANT['callbacks'][name]
+    assert len(got) == len(want)
+    for g, w in zip(got, want):  # log lines: metric values agree to float32 rounding
+        if isinstance(w, str):
+            _same_text(g, w)
+        else:
+            assert g == w
 
 
 _NUM = re.compile(r'-?\d+\.\d+(?:e[-+]\d+)?')

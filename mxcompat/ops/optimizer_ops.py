@@ -385,12 +385,15 @@ def _multi_sgd(weights, grads, moms, lrs, wds, momentum, rescale_grad, clip_grad
         torch._foreach_clamp_min_(g, -clip_gradient)
         torch._foreach_clamp_max_(g, clip_gradient)
     torch._foreach_mul_(g, [-lr for lr in lrs])
-    decay = torch._foreach_mul(weights, [-lr * wd for lr, wd in zip(lrs, wds)])
+    # without weight decay the decay term is all zeros: adding it changes no value
+    decay = None if not any(wds) else \
+        torch._foreach_mul(weights, [-lr * wd for lr, wd in zip(lrs, wds)])
     if moms is None:
-        step = torch._foreach_add(decay, g)
+        step = g if decay is None else torch._foreach_add(decay, g)
     else:
         torch._foreach_mul_(moms, momentum)
-        torch._foreach_add_(moms, decay)
+        if decay is not None:
+            torch._foreach_add_(moms, decay)
         torch._foreach_add_(moms, g)
         step = moms
     return torch._foreach_add(weights, step)

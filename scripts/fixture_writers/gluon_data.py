@@ -141,7 +141,7 @@ def vision_scenarios(mx, fixture_dir):
 
 
 def _scale_pair(data, label):
-    return data.astype('float32') / 255, label + 100
+    return data.astype('float32') / 255, label + np.int64(100)  # same dtype under numpy 1 and 2
 
 
 def _to_float(data):
