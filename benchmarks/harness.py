@@ -39,11 +39,25 @@ class Workload:
     torch : callable(torch, **arrays) -> callable
         Builds the equivalent timed callable from ``torch`` and tensors.
     needs : tuple of str
-        ``mx.nd`` names the workload calls; where one is missing it is skipped.
+        ``mx.nd`` names the workload calls; where one is missing it is skipped. A dotted name
+        (``'gluon.rnn.LSTM'``) is looked up from the ``mx`` package itself.
+    items : int, optional
+        Items (samples, images) one call processes; adds a throughput table (items/s).
+    first_call : bool
+        Also report the time of the first call (e.g. ``hybridize``'s graph build).
     """
 
-    def __init__(self, name, inputs, mx, torch, needs=()):
+    def __init__(self, name, inputs, mx, torch, needs=(), items=None, first_call=False):
         self.name, self.inputs, self.mx, self.torch, self.needs = name, inputs, mx, torch, needs
+        self.items, self.first_call = items, first_call
+
+
+def _has(root, dotted):
+    for part in dotted.split('.'):
+        if not hasattr(root, part):
+            return False
+        root = getattr(root, part)
+    return True
 
 
 # ---------------------------------------------------------------------------- worker side
@@ -79,9 +93,10 @@ class _Framework:
         if self.backend == 'torch':
             t = {k: self.lib.from_numpy(v).to(self.device) for k, v in arrays.items()}
             return wl.torch(self.lib, **t)
-        missing = [n for n in wl.needs if not hasattr(self.lib.nd, n)]
+        missing = ['mx.' + n if '.' in n else 'mx.nd.' + n for n in wl.needs
+                   if not _has(self.lib if '.' in n else self.lib.nd, n)]
         if missing:
-            raise _Skip('mx.nd.%s missing in %s' % (', mx.nd.'.join(missing), self.backend))
+            raise _Skip('%s missing in %s' % (', '.join(missing), self.backend))
         nds = {k: self.lib.nd.array(v, ctx=self.ctx, dtype=v.dtype) for k, v in arrays.items()}
         return wl.mx(self.lib, **nds)
 
@@ -124,8 +139,7 @@ def _worker(args):
             arrays = wl.inputs(args.size, np.random.RandomState(0))
             try:
                 fn = fw.build(wl, arrays)
-                fn()
-                fw.sync()
+                first = fw.time(fn, 1)
             except _Skip as exc:
                 _reply({'skip': str(exc)})
                 continue
@@ -133,7 +147,7 @@ def _worker(args):
                 _reply({'skip': 'fails: %s: %s' % (type(exc).__name__, str(exc)[:200])})
                 continue
             fns[name] = fn
-            _reply({'ok': True})
+            _reply({'ok': True, 'first': first})
         elif cmd == 'calibrate':
             number = 1
             while True:
@@ -210,6 +224,7 @@ def _fmt_time(s):
 def run(args):
     suite = importlib.import_module(args.suite)
     workloads = [w for w in suite.WORKLOADS if not args.only or w.name in args.only]
+    args.load_at_start = _load()
     pythons = {'torch': sys.executable, 'mxcompat': sys.executable}
     if args.mxnet_python:
         pythons['mxnet'] = os.path.expanduser(args.mxnet_python)
@@ -224,13 +239,14 @@ def run(args):
             else:
                 workers[backend] = w
     try:
-        numbers, skipped = {}, {}
+        numbers, skipped, firsts = {}, {}, {}
         for wl in workloads:
             for backend, w in workers.items():
                 res = w.ask(cmd='setup', name=wl.name)
                 if 'skip' in res:
                     skipped[wl.name, backend] = res['skip']
                     continue
+                firsts[wl.name, backend] = res.get('first')
                 numbers[wl.name, backend] = w.ask(cmd='calibrate', name=wl.name,
                                                   min_time=args.min_time)['number']
         times = {key: [] for key in numbers}
@@ -248,40 +264,76 @@ def run(args):
         for w in workers.values():
             w.close()
     medians = {key: statistics.median(v) for key, v in times.items()}
-    _print_table(args, workloads, workers, medians, skipped, notes)
+    _print_table(args, workloads, workers, medians, skipped, notes, firsts)
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'machine': _machine(), 'size': args.size, 'rounds': args.rounds,
                        'threads': args.threads, 'gpu': args.gpu,
                        'versions': {b: w.version for b, w in workers.items()},
+                       'load_average': {'start': args.load_at_start, 'end': _load()},
                        'median_seconds': {'%s/%s' % k: v for k, v in medians.items()},
+                       'first_call_seconds': {'%s/%s' % k: v for k, v in firsts.items()},
                        'all_seconds': {'%s/%s' % k: v for k, v in times.items()},
                        'skipped': {'%s/%s' % k: v for k, v in skipped.items()}}, f, indent=1)
     return 0
 
 
-def _print_table(args, workloads, workers, medians, skipped, notes):
-    print('machine: %s' % _machine())
-    for b, w in workers.items():
-        print('%-9s %s' % (b + ':', w.version))
-    print('per-call time in microseconds, median of %d interleaved rounds; inputs %dx%d '
-          'float32 on %s, %s thread(s)' % (args.rounds, args.size, args.size,
-                                          'GPU' if args.gpu else 'CPU',
-                                          args.threads or 'default'))
-    cols = [b for b in BACKENDS if b in workers]
-    ratio_cols = [b for b in ('mxcompat', 'mxnet') if b in workers and 'torch' in workers]
-    head = '%-16s' % 'workload' + ''.join('%12s' % c for c in cols) + \
+def _load():
+    try:
+        return list(os.getloadavg())
+    except (AttributeError, OSError):
+        return None
+
+
+def _table(title, workloads, cols, ratio_cols, value, fmt, width):
+    if title:
+        print(title)
+    head = '%-*s' % (width, 'workload') + ''.join('%12s' % c for c in cols) + \
         ''.join('%16s' % ('%s/torch' % c) for c in ratio_cols)
     print(head)
     print('-' * len(head))
     for wl in workloads:
-        row = '%-16s' % wl.name
+        row = '%-*s' % (width, wl.name)
         for c in cols:
-            row += '%12s' % _fmt_time(medians.get((wl.name, c)))
+            v = value(wl, c)
+            row += '%12s' % ('-' if v is None else fmt(v))
         for c in ratio_cols:
-            a, t = medians.get((wl.name, c)), medians.get((wl.name, 'torch'))
+            a, t = value(wl, c), value(wl, 'torch')
             row += '%16s' % ('-' if a is None or t is None else '%.2fx' % (a / t))
         print(row)
+
+
+def _print_table(args, workloads, workers, medians, skipped, notes, firsts=None):
+    print('machine: %s' % _machine())
+    start, end = getattr(args, 'load_at_start', None), _load()
+    if end:
+        print('load average (1, 5, 15 min): %s at the start, %.2f %.2f %.2f at the end'
+              % ('-' if not start else '%.2f %.2f %.2f' % tuple(start), *end))
+    for b, w in workers.items():
+        print('%-9s %s' % (b + ':', w.version))
+    suite = sys.modules.get(args.suite)
+    inputs = getattr(suite, 'INPUTS', None) or 'inputs %dx%d float32' % (args.size, args.size)
+    print('per-call time in microseconds, median of %d interleaved rounds; %s on %s, '
+          '%s thread(s)' % (args.rounds, inputs, 'GPU' if args.gpu else 'CPU',
+                            args.threads or 'default'))
+    cols = [b for b in BACKENDS if b in workers]
+    ratio_cols = [b for b in ('mxcompat', 'mxnet') if b in workers and 'torch' in workers]
+    width = max([16] + [len(wl.name) + 1 for wl in workloads])
+    _table('', workloads, cols, ratio_cols, lambda wl, c: medians.get((wl.name, c)),
+           _fmt_time, width)
+    counted = [wl for wl in workloads if wl.items]
+    if counted:
+        def rate(wl, c):
+            t = medians.get((wl.name, c))
+            return None if t is None else wl.items / t
+        _table('\nthroughput in items/s (ratios > 1: faster than torch)', counted, cols,
+               ratio_cols, rate, lambda v: '%.0f' % v, width)
+    firsts = firsts or {}
+    once = [wl for wl in workloads if wl.first_call]
+    if once:
+        _table('\nfirst call in microseconds (includes one-off work: deferred init, '
+               'hybridize graph build)', once, cols, ratio_cols,
+               lambda wl, c: firsts.get((wl.name, c)), _fmt_time, width)
     for (name, backend), why in sorted(skipped.items()):
         print('note: %s skipped on %s: %s' % (name, backend, why))
     for n in notes:

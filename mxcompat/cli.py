@@ -3,6 +3,7 @@
     mxcompat run script.py [args ...]    run an MXNet script unchanged, on mxcompat
     mxcompat run -m module [args ...]    the same for a module (like ``python -m``)
     mxcompat demo [args ...]             train the bundled example (examples/train_mlp.py)
+    mxcompat im2rec PREFIX ROOT [...]    MXNet's tools/im2rec.py (image lists and .rec files)
     mxcompat --version
 """
 import argparse
@@ -121,6 +122,11 @@ def _parser():
                        description='Run examples/%s, a legacy MXNet training script, '
                        'unchanged on mxcompat. Arguments are passed to the script.' % DEMO)
     p.add_argument('args', nargs=argparse.REMAINDER, help="the script's own arguments")
+    from .tools import im2rec
+    im2rec.add_arguments(sub.add_parser(
+        'im2rec', help="create an image list or a .rec database (MXNet's tools/im2rec.py)",
+        description='Create an image list or make a record database by reading from an '
+                    'image list', formatter_class=argparse.ArgumentDefaultsHelpFormatter))
     return ap
 
 
@@ -146,6 +152,9 @@ def main(argv=None):
         return 2
     if ns.command == 'run':
         return run(ns.target, ns.args, module=ns.module)
+    if ns.command == 'im2rec':
+        from .tools import im2rec
+        return im2rec.run(ns)
     return 0
 
 

@@ -561,7 +561,10 @@ class NDArray:
             shape = shape[0]
         if not kwargs and shape and 0 not in shape and min(shape) >= -1:
             try:  # no MXNet special code: a torch view (its -1 means the same)
-                return self._like(self._t.view(*shape))
+                r = _new(NDArray)
+                r._t = self._t.view(*shape)
+                r._ctx = self._ctx
+                return r
             except (RuntimeError, TypeError):
                 pass  # not viewable, or not ints: take the checked path
         if not shape:

@@ -36,6 +36,12 @@ def dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
     with transpose_a) is contracted with the first axis of ``rhs`` (the last with transpose_b),
     and the output shape is the remaining axes of lhs followed by those of rhs.
     """
+    if not (transpose_a or transpose_b) and forward_stype is None and lhs.dim() == 2 and \
+            rhs.dim() == 2 and lhs.dtype is rhs.dtype and lhs.dtype in _FLOATS:
+        try:  # the common case in one call; torch checks the inner dimension
+            return torch.mm(lhs, rhs)
+        except RuntimeError:
+            raise _shape_error('dot', lhs, rhs, transpose_a, transpose_b) from None
     _check_operands('dot', lhs, rhs, forward_stype)
     ld, rd = lhs.dim(), rhs.dim()
     if ld == 0 or rd == 0:

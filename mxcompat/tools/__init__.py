@@ -1,0 +1,1 @@
+"""Command-line tools shipped with MXNet, reimplemented on mxcompat (``mxcompat im2rec``)."""
