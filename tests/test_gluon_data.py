@@ -139,3 +139,24 @@ def test_truncated_record_file(tmp_path):
     with pytest.raises(MXNetError, match='truncated'):
         list(gdata.DataLoader(ds, batch_size=2, batchify_fn=writer._identity, num_workers=1,
                               timeout=20))
+
+
+def test_image_list_dataset_reads_mxnet_lst(tmp_path):
+    """ImageListDataset over the .lst files MXNet's im2rec wrote (tests/fixtures/im2rec): the
+    labels are the file's, the images mx.image.imread's (itself checked against MXNet)."""
+    import base64
+    import json
+    with open(os.path.join(FIXTURES, 'im2rec', 'outputs.json')) as f:
+        files = json.load(f)['list-chunks']['files']
+    root = os.path.join(FIXTURES, 'im2rec', 'images')
+    for name, blob in sorted(files.items()):
+        lst = tmp_path / name
+        lst.write_bytes(base64.b64decode(blob))
+        rows = [line.split('\t') for line in lst.read_text().splitlines()]
+        ds = gdata.vision.ImageListDataset(root, str(lst))
+        assert len(ds) == len(rows)
+        for i, row in enumerate(rows):
+            img, label = ds[i]
+            assert label.asnumpy().tolist() == [float(v) for v in row[1:-1]]
+            np.testing.assert_array_equal(img.asnumpy(),
+                                          mx.image.imread(os.path.join(root, row[-1])).asnumpy())

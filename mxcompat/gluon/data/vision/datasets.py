@@ -18,7 +18,7 @@ from .... import image, recordio
 from ....base import MXNetError, data_dir
 from ....ndarray import array
 
-__all__ = ['MNIST', 'FashionMNIST', 'CIFAR10', 'CIFAR100', 'ImageRecordDataset',
+__all__ = ['MNIST', 'FashionMNIST', 'CIFAR10', 'CIFAR100', 'ImageRecordDataset', 'ImageListDataset',
            'ImageFolderDataset']
 
 _REPO = 'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/'
@@ -295,3 +295,56 @@ class ImageFolderDataset(dataset.Dataset):
 
     def __len__(self):
         return len(self.items)
+
+
+class ImageListDataset(dataset.Dataset):
+    """A dataset of images listed in an im2rec ``.lst`` file or a Python list (MXNet 2.0's
+    ``ImageListDataset``; MXNet 1.9.1 has no such class).
+
+    Parameters
+    ----------
+    root : str
+        Path to the root directory of the images and of the list file.
+    imglist : str or list
+        A ``.lst`` file name (relative to ``root``) with lines ``index\\tlabel(s)\\tpath``, or a
+        list whose items are ``[label, path]`` or ``[label1, label2, ..., path]``.
+    flag : {0, 1}, default 1
+        If 0, always convert loaded images to greyscale (1 channel).
+        If 1, always convert loaded images to colored (3 channels).
+    """
+    def __init__(self, root='.', imglist=None, flag=1):
+        self._root = os.path.expanduser(root)
+        self._flag = flag
+        self._items = []
+        if isinstance(imglist, str):
+            with open(os.path.join(self._root, imglist), 'rt') as fin:
+                for number, line in enumerate(fin, 1):
+                    fields = line.strip().split('\t')
+                    if not fields[0]:
+                        continue
+                    if len(fields) < 3:
+                        raise MXNetError('%s, line %d: expected "index<TAB>label(s)<TAB>path", '
+                                         'got %r' % (imglist, number, line.strip()))
+                    self._items.append((array([float(v) for v in fields[1:-1]]), fields[-1]))
+        elif isinstance(imglist, (list, tuple)):
+            for img in imglist:
+                if not isinstance(img[-1], str):
+                    raise MXNetError('ImageListDataset: each item must end with the image '
+                                     'path, got %r' % (img,))
+                if len(img) > 2:
+                    label = array(img[:-1])
+                elif isinstance(img[0], (int, float, np.number)):
+                    label = array([img[0]])
+                else:
+                    label = array(img[0])
+                self._items.append((label, img[-1]))
+        else:
+            raise MXNetError('ImageListDataset: imglist must be a .lst file name or a list of '
+                             '[label(s), path] items, got %s' % type(imglist).__name__)
+
+    def __len__(self):
+        return len(self._items)
+
+    def __getitem__(self, idx):
+        label, path = self._items[idx]
+        return image.imread(os.path.join(self._root, path), self._flag), label
