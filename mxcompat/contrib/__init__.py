@@ -1,4 +1,4 @@
 """Experimental contributions (``mx.contrib``): the contrib operators under their MXNet paths."""
-from . import autograd, ndarray, symbol
+from . import amp, autograd, ndarray, symbol
 from . import ndarray as nd
 from . import symbol as sym
