@@ -957,7 +957,10 @@ def from_numpy(ndarray, zero_copy=True, array_cls=NDArray):
     """Returns an MXNet's NDArray backed by numpy's ndarray (shares memory when possible)."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError('from_numpy: expected a numpy.ndarray, got %s' % type(ndarray))
-    if zero_copy and ndarray.flags['C_CONTIGUOUS']:
+    if zero_copy and not ndarray.flags['C_CONTIGUOUS']:
+        raise ValueError('from_numpy(zero_copy=True): only C-contiguous arrays can be shared; '
+                         'pass zero_copy=False or numpy.ascontiguousarray(a)')
+    if zero_copy:
         with warnings.catch_warnings():  # torch warns about arrays already made read-only
             warnings.simplefilter('ignore', UserWarning)
             out = wrap(torch.from_numpy(ndarray))

@@ -463,6 +463,7 @@ def _mean_var_outputs(p):
 
 
 @register('_contrib_BatchNormWithReLU',
+          input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), params=_BN_PARAMS,
           infer_shape=param_shapes.channel_params,

@@ -419,7 +419,9 @@ class _KLSparseRegFn(torch.autograd.Function):
         return head_grad + reg.reshape((1,) * (data.dim() - 1) + (k,)), None, None
 
 
-@register('IdentityAttachKLSparseReg', inputs=('data', 'moving_avg'), aux=('moving_avg',),
+@register('IdentityAttachKLSparseReg',
+          input_init={'moving_avg': '["zero", {}]'},
+          inputs=('data', 'moving_avg'), aux=('moving_avg',),
           infer_shape=param_shapes.kl_sparse_reg,
           params={'sparseness_target': (Float, 0.1), 'penalty': (Float, 0.001),
                   'momentum': (Float, 0.9)})

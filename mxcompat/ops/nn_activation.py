@@ -70,7 +70,9 @@ def _leaky_outputs(p):
     return 2 if p['act_type'] == 'rrelu' else 1
 
 
-@register('LeakyReLU', inputs=('data', 'gamma'), infer_shape=param_shapes.prelu,
+@register('LeakyReLU',
+          input_init={'gamma': '["Constant", {"value": 0.25}]'},
+          inputs=('data', 'gamma'), infer_shape=param_shapes.prelu,
           params={'act_type': (Enum('rrelu', 'leaky', 'prelu', 'elu', 'selu', 'gelu'), 'leaky'),
                   'slope': (Float, 0.25), 'lower_bound': (Float, 0.125),
                   'upper_bound': (Float, 0.334)},

@@ -72,13 +72,16 @@ def _mean_var_outputs(p):
     return 3 if p['output_mean_var'] else 1
 
 
-@register('BatchNorm', inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
+@register('BatchNorm',
+          input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
+          inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
           params={'eps': (Float, 1e-3), 'momentum': (Float, 0.9), 'fix_gamma': (Bool, True),
                   'use_global_stats': (Bool, False), 'output_mean_var': (Bool, False),
                   'axis': (Int, 1), 'cudnn_off': (Bool, False),
                   'min_calib_range': (Opt(Float), None), 'max_calib_range': (Opt(Float), None)},
-          num_outputs=3, num_visible_outputs=_mean_var_outputs, output_names=('output', 'mean', 'var'))
+          num_outputs=3, num_visible_outputs=_mean_var_outputs,
+          output_names=('output', 'mean', 'var'))
 def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma,
                use_global_stats, output_mean_var, axis, cudnn_off, min_calib_range,
                max_calib_range):
@@ -99,11 +102,14 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix
     return out, mean, invstd
 
 
-@register('BatchNorm_v1', inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
+@register('BatchNorm_v1',
+          input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
+          inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
           params={'eps': (Float, 1e-3), 'momentum': (Float, 0.9), 'fix_gamma': (Bool, True),
                   'use_global_stats': (Bool, False), 'output_mean_var': (Bool, False)},
-          num_outputs=3, num_visible_outputs=_mean_var_outputs, output_names=('output', 'mean', 'var'))
+          num_outputs=3, num_visible_outputs=_mean_var_outputs,
+          output_names=('output', 'mean', 'var'))
 def batch_norm_v1(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma,
                   use_global_stats, output_mean_var):
     """Batch normalization (deprecated version of BatchNorm); its ``var`` output is the
@@ -131,12 +137,14 @@ def _batch_norm_var_outputs(op, data, gamma, beta, moving_mean, moving_var, eps,
 
 
 @register('_contrib_SyncBatchNorm',
+          input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
           params={'eps': (Float, 1e-3), 'momentum': (Float, 0.9), 'fix_gamma': (Bool, True),
                   'use_global_stats': (Bool, False), 'output_mean_var': (Bool, False),
                   'ndev': (Int, 1), 'key': (Str, REQUIRED)},
-          num_outputs=3, num_visible_outputs=_mean_var_outputs, output_names=('output', 'mean', 'var'))
+          num_outputs=3, num_visible_outputs=_mean_var_outputs,
+          output_names=('output', 'mean', 'var'))
 def sync_batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix_gamma,
                     use_global_stats, output_mean_var, ndev, key):
     """Batch normalization with statistics synchronized across devices. mxcompat runs one
@@ -155,7 +163,8 @@ def sync_batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum
 
 @register('LayerNorm', inputs=('data', 'gamma', 'beta'), infer_shape=param_shapes.norm_params,
           params={'axis': (Int, -1), 'eps': (Float, 1e-5), 'output_mean_var': (Bool, False)},
-          num_outputs=3, num_visible_outputs=_mean_var_outputs, output_names=('output', 'mean', 'std'))
+          num_outputs=3, num_visible_outputs=_mean_var_outputs,
+          output_names=('output', 'mean', 'std'))
 def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):
     """Layer normalization.
 
@@ -210,7 +219,8 @@ def instance_norm(data, gamma, beta, *, eps):
 @register('GroupNorm', inputs=('data', 'gamma', 'beta'), infer_shape=param_shapes.group_norm,
           params={'num_groups': (Int, 1), 'eps': (Float, 1e-5),
                   'output_mean_var': (Bool, False)},
-          num_outputs=3, num_visible_outputs=_mean_var_outputs, output_names=('output', 'mean', 'std'))
+          num_outputs=3, num_visible_outputs=_mean_var_outputs,
+          output_names=('output', 'mean', 'std'))
 def group_norm(data, gamma, beta, *, num_groups, eps, output_mean_var):
     """Group normalization.
 
@@ -261,8 +271,9 @@ def l2_normalization(data, *, eps, mode):
     return data / torch.sqrt(sq + eps)
 
 
-@register('LRN', num_outputs=2, num_visible_outputs=1, params={'alpha': (Float, 1e-4), 'beta': (Float, 0.75), 'knorm': (Float, 2.0),
-                         'nsize': (Int, REQUIRED)})
+@register('LRN', num_outputs=2, num_visible_outputs=1,
+          params={'alpha': (Float, 1e-4), 'beta': (Float, 0.75), 'knorm': (Float, 2.0),
+                  'nsize': (Int, REQUIRED)})
 def lrn(data, *, alpha, beta, knorm, nsize):
     """Applies local response normalization to the input across channels:
     ``out = data / (knorm + alpha / nsize * sum(data ** 2 over nsize channels)) ** beta``."""

@@ -249,7 +249,9 @@ def _nearest(x, scale):
         n, c, h * scale, w * scale)
 
 
-@register('UpSampling', inputs=('*data',), key_var_num_args='num_args',
+@register('UpSampling',
+          input_init={'weight': '["bilinear", {}]'},
+          inputs=('*data',), key_var_num_args='num_args',
           infer_shape=param_shapes.upsampling,
           params={'scale': (Int, REQUIRED), 'num_filter': (Int, 0),
                   'sample_type': (Enum('nearest', 'bilinear'), REQUIRED),

@@ -73,14 +73,16 @@ def _compute_dtype(dtype):
 
 def _uniform(low, high, shape, dtype, device):
     if isinstance(low, float):
-        return torch.empty(shape, dtype=dtype, device=device).uniform_(low, high)
+        cdtype = _compute_dtype(dtype)
+        return torch.empty(shape, dtype=cdtype, device=device).uniform_(low, high).to(dtype)
     out = torch.rand(shape, dtype=_compute_dtype(dtype), device=device)
     return (low + (high - low) * out).to(dtype)
 
 
 def _normal(loc, scale, shape, dtype, device):
     if isinstance(loc, float):
-        return torch.empty(shape, dtype=dtype, device=device).normal_(loc, scale)
+        cdtype = _compute_dtype(dtype)
+        return torch.empty(shape, dtype=cdtype, device=device).normal_(loc, scale).to(dtype)
     out = torch.randn(shape, dtype=_compute_dtype(dtype), device=device)
     return (out * scale + loc).to(dtype)
 
@@ -96,7 +98,8 @@ def _gamma(alpha, beta, shape, dtype, device):
 
 def _exponential(lam, shape, dtype, device):
     if isinstance(lam, float):
-        return torch.empty(shape, dtype=dtype, device=device).exponential_(lam)
+        cdtype = _compute_dtype(dtype)
+        return torch.empty(shape, dtype=cdtype, device=device).exponential_(lam).to(dtype)
     out = torch.empty(shape, dtype=_compute_dtype(dtype), device=device).exponential_()
     return (out / lam).to(dtype)
 

@@ -64,11 +64,11 @@ class OpDef:
     """One operator of the table. See the module docstring."""
     __slots__ = ('name', 'fn', 'inputs', 'params', 'aliases', 'aux', 'num_outputs',
                  'num_visible_outputs', 'output_names', 'variadic', 'doc', 'key_var_num_args',
-                 'input_rule', 'infer_shape', 'differentiable', 'mutate')
+                 'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
-                 mutate):
+                 mutate, input_init=None):
         self.name = name
         self.fn = fn
         self.inputs = tuple(inputs)
@@ -85,6 +85,7 @@ class OpDef:
         self.infer_shape = infer_shape
         self.differentiable = differentiable
         self.mutate = mutate
+        self.input_init = dict(input_init or {})
 
     def convert_params(self, kwargs):
         """Convert raw parameter values (Python values or attribute strings) to their kinds,
@@ -161,7 +162,7 @@ _OPS = {}
 
 def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_outputs=1,
              num_visible_outputs=None, output_names=None, key_var_num_args=None,
-             input_rule=None, infer_shape=None, differentiable=True, mutate=()):
+             input_rule=None, infer_shape=None, differentiable=True, mutate=(), input_init=None):
     """Register a torch implementation as MXNet operator ``name``.
 
     Parameters
@@ -186,13 +187,16 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
     infer_shape : callable, optional
         Shape rule used by symbols to fill in unknown parameter shapes.
     differentiable : bool
-    mutate : tuple of str
+    mutate : tuple of str or callable(params)
         Inputs the operator updates in place (the optimizer update ops' state arrays).
+    input_init : dict of str -> str, optional
+        The ``__init__`` attribute MXNet gives an input variable that a symbol creates for it
+        (BatchNorm's moving statistics, PReLU's gamma), as initializer JSON.
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
                    num_visible_outputs, output_names, fn.__doc__, key_var_num_args,
-                   input_rule, infer_shape, differentiable, mutate)
+                   input_rule, infer_shape, differentiable, mutate, input_init)
         for n in (name,) + tuple(aliases):
             if n in _OPS:
                 raise RuntimeError('operator %s registered twice' % n)

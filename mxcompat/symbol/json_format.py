@@ -9,7 +9,7 @@ import json
 
 from ..base import MXNetError
 from ..ops import custom, registry
-from .symbol import Node, Symbol, _AUX_INIT
+from .symbol import Node, Symbol
 
 __all__ = ['graph_from_json']
 
@@ -89,8 +89,8 @@ def _add_missing_inputs(node):
         return
     for iname in names[len(node.inputs):]:
         attrs = {}
-        if iname in _AUX_INIT:
-            attrs['__init__'] = _AUX_INIT[iname]
+        if iname in node.op.input_init:
+            attrs['__init__'] = node.op.input_init[iname]
         node.inputs.append((Node(None, '%s_%s' % (node.name, iname), attrs), 0))
 
 

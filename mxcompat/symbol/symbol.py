@@ -15,9 +15,6 @@ __all__ = ['Symbol', 'var', 'Variable', 'Group', 'load', 'load_json', 'Node']
 # attribute keys MXNet mirrors between 'key' and '__key__'
 _HIDDEN_KEYS = ('ctx_group', 'lr_mult', 'wd_mult', 'force_mirroring', 'mirror_stage',
                 'profiler_scope')
-# initial values MXNet attaches to auxiliary variables created on composition
-_AUX_INIT = {'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]',
-             'running_mean': '["zero", {}]', 'running_var': '["one", {}]'}
 
 
 class Node:
@@ -761,8 +758,8 @@ def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=Non
             if s is None:
                 vattrs = dict(sparams)
                 vattrs.update(attrs)
-                if iname in op.aux and iname in _AUX_INIT:
-                    vattrs['__init__'] = _AUX_INIT[iname]
+                if iname in op.input_init:
+                    vattrs['__init__'] = op.input_init[iname]
                 entries.append((Node(None, '%s_%s' % (node_name, iname), vattrs), 0))
             else:
                 entries.append(_single_entry(s, op, node_name))

@@ -2,3 +2,4 @@
 from . import nn
 from . import rnn
 from . import cnn
+from . import data
