@@ -147,10 +147,26 @@ class Executor:
         self._plan.fill_unknown_shapes(symbol, dict(
             [(n, a.shape) for n, a in zip(arg_names, self.arg_arrays)] +
             [(n, a.shape) for n, a in zip(aux_names, self.aux_arrays) if a is not None]))
-        self.outputs = []
+        self.outputs = self._allocate_outputs()
         self._recorded = None
         self._monitor = None
         self._monitor_all = False
+
+    def _allocate_outputs(self):
+        """MXNet allocates the outputs at bind: zero arrays of the inferred shapes and types."""
+        try:
+            shapes = self._symbol.infer_shape(
+                **{n: a.shape for n, a in zip(self._arg_names, self.arg_arrays)})[1]
+            types = self._symbol.infer_type(
+                **{n: a.dtype for n, a in zip(self._arg_names, self.arg_arrays)})[1]
+        except MXNetError:
+            return []
+        if shapes is None:
+            return []
+        dev = self.arg_arrays[0]._t.device if self.arg_arrays else self._ctx.torch_device
+        types = types or [None] * len(shapes)
+        return [wrap(torch.zeros(s, dtype=dtype_torch(t) if t is not None else torch.float32,
+                                 device=dev)) for s, t in zip(shapes, types)]
 
     # ------------------------------------------------------------------ dictionaries
     @property
@@ -214,7 +230,8 @@ class Executor:
         need_grad = record and any(r != 'null' for r in self._grad_req)
         for name, a, req in zip(self._arg_names, self.arg_arrays, self._grad_req):
             t = a._t.detach()
-            if need_grad and req != 'null':
+            # integer arguments (indices, lengths) get no gradient: their buffers stay zero
+            if need_grad and req != 'null' and t.is_floating_point():
                 t = t.requires_grad_(True)
                 leaves.append((t, name))
             values[self._plan.var_slots[name]] = t

@@ -127,12 +127,13 @@ class OpDef:
 
     def call_positions(self, attrs):
         """Positions in the implementation's signature of the inputs ``list_inputs`` names,
-        or None when they are simply in order (variadic ops, or no input is left out)."""
+        or None when they are exactly the signature's inputs in order (or the op is
+        variadic)."""
         if self.variadic:
             return None
         names = self.list_inputs(attrs)
         pos = [self.inputs.index(n) for n in names]
-        if pos == list(range(len(pos))):
+        if len(pos) == len(self.inputs) and pos == list(range(len(pos))):
             return None
         return pos
 
