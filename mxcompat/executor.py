@@ -423,6 +423,8 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
     if stype_dict and any(v != 'default' for v in stype_dict.values()):
         raise NotImplementedError('simple_bind(stype_dict=...): sparse storage is not supported '
                                   'by mxcompat')
+    # as MXNet, only tuple-valued keywords are shapes; anything else is ignored
+    shapes = {k: v for k, v in shapes.items() if isinstance(v, (tuple, list))}
     arg_shapes, _, aux_shapes = symbol.infer_shape(**shapes)
     if arg_shapes is None:
         partial = symbol.infer_shape_partial(**shapes)[0]
