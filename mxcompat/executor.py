@@ -147,13 +147,22 @@ class Executor:
         self._plan.fill_unknown_shapes(symbol, dict(
             [(n, a.shape) for n, a in zip(arg_names, self.arg_arrays)] +
             [(n, a.shape) for n, a in zip(aux_names, self.aux_arrays) if a is not None]))
-        self.outputs = self._allocate_outputs()
+        self._outputs = None
         self._recorded = None
         self._monitor = None
         self._monitor_all = False
 
+    @property
+    def outputs(self):
+        """The output arrays: MXNet allocates them at bind, so before the first forward they
+        are zero arrays of the inferred shapes (allocated when first asked for)."""
+        if self._outputs is None:
+            self._outputs = self._allocate_outputs()
+        return self._outputs
+
     def _allocate_outputs(self):
-        """MXNet allocates the outputs at bind: zero arrays of the inferred shapes and types."""
+        """Zero arrays of the inferred output shapes and types ([] when they can't be
+        inferred)."""
         try:
             shapes = self._symbol.infer_shape(
                 **{n: a.shape for n, a in zip(self._arg_names, self.arg_arrays)})[1]
@@ -248,8 +257,8 @@ class Executor:
         self._recorded = (outs, leaves) if need_grad else None
         if self._monitor is not None:
             self._run_monitor(values)
-        self.outputs = [wrap(o.detach() if need_grad else o) for o in outs]
-        return self.outputs
+        self._outputs = [wrap(o.detach() if need_grad else o) for o in outs]
+        return self._outputs
 
     def backward(self, out_grads=None, is_train=True):
         """Do backward pass to get the gradient of arguments.
