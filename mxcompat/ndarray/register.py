@@ -84,6 +84,15 @@ def _safe(name):
     return name + '_' if keyword.iskeyword(name) else name
 
 
+# a parameter whose value passes its kind's check here needs no conversion (Enum kinds always
+# convert: their converter validates the choice)
+_NATIVE_CHECKS = {
+    registry.Int.name: 'type(%(p)s) is int',
+    registry.Float.name: 'type(%(p)s) is float',
+    registry.Bool.name: '%(p)s is True or %(p)s is False',
+}
+
+
 def make_function(op, func_name):
     """Build the mx.nd function for ``op`` under the name ``func_name``."""
     g = {'_fn': op.fn, '_op': op, '_wrap': wrap, '_REQ': REQUIRED, '_bad_input': _bad_input,
@@ -132,10 +141,15 @@ def make_function(op, func_name):
             conv_lines.append('        if %s is _REQ: raise _bad_param(_op, %r, _REQ, None)'
                               % (p, pname))
         if kind is not registry.Any:
+            # values that already have the kind's Python type skip the converter
+            native = _NATIVE_CHECKS.get(kind.name)
+            skip = ' and not (%s)' % (native % {'p': p}) if native else ''
             if default is None:
-                conv_lines.append('        if %s is not None: %s = _c_%s(%s)' % (p, p, p, p))
+                conv_lines.append('        if %s is not None%s: %s = _c_%s(%s)'
+                                  % (p, skip, p, p, p))
             else:
-                conv_lines.append('        if %s is not %s: %s = _c_%s(%s)' % (p, dname, p, p, p))
+                conv_lines.append('        if %s is not %s%s: %s = _c_%s(%s)'
+                                  % (p, dname, skip, p, p, p))
         call_args.append('%s=%s' % (pname, p))
     sig += ['out=None', 'name=None', '**kwargs']
     if op.params:  # MXNet ignores keyword arguments of operators that take no parameters
