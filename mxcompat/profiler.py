@@ -15,6 +15,7 @@ import time
 
 import torch
 
+from .utils.fileio import atomic_write_bytes
 from .base import MXNetError
 
 __all__ = ['set_config', 'profiler_set_config', 'set_state', 'profiler_set_state', 'dump',
@@ -218,8 +219,7 @@ def dump(finished=True, profile_process='worker'):
             _state.harvest()
         fname = _state.config['filename']
         trace = {'traceEvents': list(_state.trace), 'displayTimeUnit': 'ms'}
-    from .ndarray.serialization import atomic_write
-    atomic_write(fname, [json.dumps(trace).encode('utf-8')])
+    atomic_write_bytes(fname, json.dumps(trace).encode('utf-8'))
 
 
 def dump_profile():

@@ -28,6 +28,7 @@ import struct
 import numpy as np
 import torch
 
+from ..utils.fileio import atomic_writer
 from ..base import MXNetError, BFLOAT16_NP, dtype_from_flag, string_types
 
 __all__ = ['save', 'load', 'load_frombuffer', 'dumps', 'loads', 'save_raw_bytes',
@@ -393,27 +394,15 @@ def save(fname, data):
 
 
 def atomic_write(fname, chunks):
-    """Write the byte chunks to ``fname`` through a temporary file in the same directory."""
-    dirname, base = os.path.split(os.path.abspath(fname))
-    tmp = os.path.join(dirname, '.%s.%d.%s.tmp' % (base, os.getpid(), os.urandom(4).hex()))
+    """Write the byte chunks to ``fname`` atomically (mxcompat.utils.fileio), reporting an
+    unwritable destination as MXNetError."""
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    except OSError as err:
-        raise MXNetError('mx.nd.save: cannot open "%s" for writing: %s'
-                         % (fname, err.strerror or err)) from None
-    try:
-        with os.fdopen(fd, 'wb') as f:
+        with atomic_writer(fname) as f:
             for c in chunks:
                 f.write(c)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, fname)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    except OSError as err:
+        raise MXNetError('mx.nd.save: cannot write "%s": %s'
+                         % (fname, err.strerror or err)) from None
 
 
 # --------------------------------------------------------------------------------- one array
