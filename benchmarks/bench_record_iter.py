@@ -3,11 +3,19 @@ plain torch DataLoader reading the same records.
 
     python benchmarks/bench_record_iter.py [--mxnet-python ~/mxnet-oracle/bin/python]
 
-One call is one epoch over 1000 JPEG-encoded 32x32 RGB images, batch 50, decoded by 2 threads
-(MXNet's ``preprocess_threads=2``; torch: ``num_workers=2``) into float CHW batches. Each
-framework's worker writes its .rec from the same seeded pixels with Pillow's JPEG encoder and
-``recordio.pack`` (MXNet's CPU wheel has no OpenCV encoder); the torch side parses the RecordIO
-framing itself, with nothing from MXNet or mxcompat.
+Two workloads, one call = one epoch, decoded by 2 threads (MXNet's ``preprocess_threads=2``;
+torch: a DataLoader with ``num_workers=2``) into float CHW batches of 50:
+
+* "ImageRecordIter epoch": 1000 JPEG-encoded 32x32 RGB images, no augmentation (decoding
+  and batching overhead);
+* "ImageRecordIter imagenet-style epoch": 500 JPEGs of varied sizes around 256x256 (smooth
+  content plus noise, about ImageNet's bytes per pixel), as ImageNet training scripts read
+  them: shorter side resized to 240, random 224x224 crop, random mirror, mean/std
+  normalization. The torch side does the same with Pillow (bilinear resize) and torch ops.
+
+Each framework's worker writes its .rec from the same seeded pixels with Pillow's JPEG encoder
+and ``recordio.pack`` (MXNet's CPU wheel has no OpenCV encoder); the torch side parses the
+RecordIO framing itself, with nothing from MXNet or mxcompat.
 """
 import io
 import os
@@ -69,6 +77,17 @@ def _read_records(path):
     return out
 
 
+def _epoch_of(torch, dataset):
+    """One epoch over ``dataset`` through torch's DataLoader, as the torch side runs it."""
+    loader = torch.utils.data.DataLoader(dataset, batch_size=BATCH, num_workers=THREADS,
+                                         persistent_workers=True)
+
+    def epoch():
+        for x, y in loader:
+            pass
+    return epoch
+
+
 def _torch_loader(torch, pixels):
     import numpy as np
     from PIL import Image
@@ -89,18 +108,94 @@ def _torch_loader(torch, pixels):
             img = np.asarray(Image.open(io.BytesIO(jpeg)).convert('RGB'))
             return torch.from_numpy(img).permute(2, 0, 1).float(), label
 
-    loader = torch.utils.data.DataLoader(Records(), batch_size=BATCH, num_workers=THREADS,
-                                         persistent_workers=True)
+    return _epoch_of(torch, Records())
+
+
+# -- the ImageNet-style workload -------------------------------------------------------------
+BIG_IMAGES, RESIZE, CROP = 500, 240, 224
+MEAN, STD = (123.68, 116.28, 103.53), (58.395, 57.12, 57.375)
+
+
+def _big_inputs(size, rs):
+    # a small seed: exact whatever dtype the harness gives the array
+    return {'seed': rs.randint(0, 1000, (1,)).astype('int64')}
+
+
+def _big_jpegs(seed):
+    """500 JPEGs, 232..288 pixels a side: a smooth random field plus fine noise."""
+    import numpy as np
+    from PIL import Image
+    rs = np.random.RandomState(int(seed))
+    out = []
+    for _ in range(BIG_IMAGES):
+        h, w = rs.randint(232, 289, 2)
+        coarse = Image.fromarray(rs.randint(0, 256, (6, 6, 3)).astype('uint8'))
+        img = np.asarray(coarse.resize((int(w), int(h)), Image.BICUBIC), np.float32)
+        img = np.clip(img + rs.normal(0, 12, img.shape), 0, 255).astype('uint8')
+        buf = io.BytesIO()
+        Image.fromarray(img).save(buf, format='JPEG', quality=90)
+        out.append(buf.getvalue())
+    return out
+
+
+def _mx_big(mx, seed):
+    path = os.path.join(tempfile.mkdtemp(), 'big.rec')
+    writer = mx.recordio.MXRecordIO(path, 'w')
+    for i, jpeg in enumerate(_big_jpegs(seed.asnumpy()[0])):
+        writer.write(mx.recordio.pack(mx.recordio.IRHeader(0, float(i % 10), i, 0), jpeg))
+    writer.close()
+    it = mx.io.ImageRecordIter(path_imgrec=path, data_shape=(3, CROP, CROP), batch_size=BATCH,
+                               preprocess_threads=THREADS, shuffle=False, resize=RESIZE,
+                               rand_crop=True, rand_mirror=True,
+                               mean_r=MEAN[0], mean_g=MEAN[1], mean_b=MEAN[2],
+                               std_r=STD[0], std_g=STD[1], std_b=STD[2])
 
     def epoch():
-        for x, y in loader:
-            pass
+        it.reset()
+        for batch in it:
+            batch.data[0].wait_to_read()
     return epoch
+
+
+def _torch_big(torch, seed):
+    import random
+    import numpy as np
+    from PIL import Image
+    path = os.path.join(tempfile.mkdtemp(), 'big.rec')
+    with open(path, 'wb') as f:
+        for i, jpeg in enumerate(_big_jpegs(seed.numpy()[0])):
+            payload = struct.pack('<IfQQ', 0, float(i % 10), i, 0) + jpeg
+            f.write(struct.pack('<II', 0xced7230a, len(payload)) + payload +
+                    b'\0' * (-len(payload) % 4))
+    records = _read_records(path)
+    mean = torch.tensor(MEAN).view(3, 1, 1)
+    std = torch.tensor(STD).view(3, 1, 1)
+
+    class Records(torch.utils.data.Dataset):
+        def __len__(self):
+            return len(records)
+
+        def __getitem__(self, i):
+            label, jpeg = records[i]
+            img = Image.open(io.BytesIO(jpeg)).convert('RGB')
+            w, h = img.size
+            nw, nh = (RESIZE, RESIZE * h // w) if w < h else (RESIZE * w // h, RESIZE)
+            img = img.resize((nw, nh), Image.BILINEAR)
+            x, y = random.randint(0, nw - CROP), random.randint(0, nh - CROP)
+            img = img.crop((x, y, x + CROP, y + CROP))
+            if random.random() < 0.5:
+                img = img.transpose(Image.FLIP_LEFT_RIGHT)
+            t = torch.from_numpy(np.asarray(img)).permute(2, 0, 1).float()
+            return (t - mean) / std, label
+
+    return _epoch_of(torch, Records())
 
 
 WORKLOADS = [
     Workload('ImageRecordIter epoch', _inputs, _mx_iter, _torch_loader,
              needs=('io.ImageRecordIter', 'recordio.pack'), items=IMAGES),
+    Workload('ImageRecordIter imagenet-style epoch', _big_inputs, _mx_big, _torch_big,
+             needs=('io.ImageRecordIter', 'recordio.pack'), items=BIG_IMAGES),
 ]
 
 if __name__ == '__main__':

@@ -3,8 +3,9 @@
 ``record()`` switches torch's grad mode on for its scope and ``pause()`` switches it off; outside
 them mxcompat leaves torch's grad mode as the user has it, so that the hot path of an operator
 never toggles state. ``grad_req`` keeps MXNet's meaning: 'write' overwrites a variable's
-gradient on each backward (a leaf hook clears the buffer just before torch accumulates into it),
-'add' accumulates, 'null' computes none.
+gradient on each backward (a leaf hook clears the buffer just before torch accumulates into it,
+or, for large arrays, the buffer adopts the storage of the gradient torch made), 'add'
+accumulates, 'null' computes none.
 """
 import threading
 import weakref
@@ -13,6 +14,13 @@ import torch
 
 from .base import MXNetError
 from .ndarray.ndarray import NDArray, wrap
+
+# torch.set_grad_enabled without building a context-manager object
+_set_grad_enabled = torch._C._set_grad_enabled
+try:  # torch.autograd.backward less its argument checks (absent in other torch versions)
+    from torch.autograd.graph import _engine_run_backward as _run_backward
+except ImportError:
+    _run_backward = None
 
 __all__ = ['record', 'pause', 'train_mode', 'predict_mode', 'is_recording', 'is_training',
            'set_recording', 'set_training', 'mark_variables', 'backward', 'grad', 'get_symbol',
@@ -23,6 +31,7 @@ class _State(threading.local):
     def __init__(self):
         self.recording = False
         self.training = False
+        self.adopting = None  # during backward: tensors whose gradient buffer is set aside
 
 
 _state = _State()
@@ -101,7 +110,7 @@ class _RecordingStateScope:
         if self._enter_is_record is not None:
             self._prev_is_record = _state.recording
             _state.recording = self._enter_is_record
-            torch.set_grad_enabled(self._enter_is_record)
+            _set_grad_enabled(self._enter_is_record)
         if self._enter_train_mode is not None:
             self._prev_train_mode = _state.training
             _state.training = self._enter_train_mode
@@ -111,7 +120,7 @@ class _RecordingStateScope:
             _state.recording = self._prev_is_record
         if self._enter_train_mode is not None:
             _state.training = self._prev_train_mode
-        torch.set_grad_enabled(self._prev_grad_enabled)
+        _set_grad_enabled(self._prev_grad_enabled)
 
 
 def record(train_mode=True):
@@ -189,15 +198,59 @@ def predict_mode():
 _GRAD_REQS = ('write', 'add', 'null')
 
 
+# From this many elements up, a 'write' gradient is not cleared and then accumulated into
+# (two passes over memory) during ``backward``: torch stores the new gradient as it stores a
+# first one, and the gradient buffer, whose identity NDArrays hold, adopts its storage.
+_ADOPT_MIN_NUMEL = 1 << 14
+_GRAD_ONLY = object()  # _state.adopting during autograd.grad: no gradient is stored
+
+
 def _clear_before_write(tref):
     def hook(g):
         t = tref()
-        if t is not None:
-            if getattr(t, '_mx_grad_req', 'write') == 'write' and t.grad is not None:
-                t.grad.zero_()
+        adopting = _state.adopting
+        if t is not None and adopting is not _GRAD_ONLY:
+            buf = t.grad
+            if buf is not None and getattr(t, '_mx_grad_req', 'write') == 'write':
+                if adopting is not None and getattr(t, '_mx_adopts', False) and \
+                        buf._base is None and not buf.requires_grad:
+                    t._mx_grad_buf = buf  # _adopt_written puts it back
+                    t.grad = None
+                    adopting.append(t)
+                else:
+                    buf.zero_()
             t._mx_fresh_grad = True  # read by NDArray._fresh_grad (Trainer's stale check)
         return g
     return hook
+
+
+def _adopt_written(t):
+    """After torch stored a 'write' gradient in ``t.grad`` (where ``_clear_before_write``
+    set the buffer aside): the buffer takes over its storage and is ``t.grad`` again."""
+    buf = t.__dict__.pop('_mx_grad_buf', None)
+    if buf is None:
+        return
+    new = t.grad
+    if new is not None and new.requires_grad:
+        return  # a gradient with history (create_graph) stays as torch made it
+    if new is None:
+        buf.zero_()
+    elif new.shape != buf.shape or new.dtype is not buf.dtype or not new.is_contiguous():
+        with torch.no_grad():
+            buf.copy_(new)
+    else:
+        buf.set_(new)
+    t.grad = buf
+
+
+def _restore_buffers(tensors):
+    """Buffers set aside for a gradient that was never stored (a nested ``grad``): cleared,
+    as a 'write' gradient is, and back in place."""
+    for t in tensors:
+        buf = t.__dict__.pop('_mx_grad_buf', None)
+        if buf is not None:
+            buf.zero_()
+            t.grad = buf
 
 
 def mark_tensor(t, grad_req, grad_buffer=None):
@@ -228,6 +281,9 @@ def mark_tensor(t, grad_req, grad_buffer=None):
             t.grad.zero_()
     if not getattr(t, '_mx_hooked', False):
         t.register_hook(_clear_before_write(weakref.ref(t)))
+        if t.numel() >= _ADOPT_MIN_NUMEL and t.is_contiguous():
+            t.register_post_accumulate_grad_hook(_adopt_written)
+            t._mx_adopts = True
         t._mx_hooked = True
     t._mx_grad_req = grad_req
     return t
@@ -300,14 +356,25 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     ts, gs = _parse_head(heads, head_grads)
     if not ts:
         return
+    prev = _state.adopting
+    _state.adopting = adopting = []
     try:
-        torch.autograd.backward(ts, gs, retain_graph=retain_graph)
+        if head_grads is None and _run_backward is not None:
+            # the head gradients are ones of the heads' own shapes: no checks to make
+            _run_backward(tuple(ts), tuple(gs), retain_graph, False, (),
+                          allow_unreachable=True, accumulate_grad=True)
+        else:
+            torch.autograd.backward(ts, gs, retain_graph=retain_graph)
     except RuntimeError as err:
         if 'backward through the graph a second time' in str(err):
             raise MXNetError('Cannot differentiate node because it is not in a computational '
                              'graph (its graph was freed by an earlier backward). Pass '
                              'retain_graph=True to differentiate the same graph twice.') from None
         raise
+    finally:
+        _state.adopting = prev
+        if adopting:
+            _restore_buffers(adopting)
     if not retain_graph:  # MXNet frees the whole graph; torch only the saved tensors
         for t in ts:
             if not t.is_leaf:
@@ -348,9 +415,15 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     ts, gs = _parse_head(heads, head_grads)
     if retain_graph is None:
         retain_graph = create_graph
-    with torch.set_grad_enabled(create_graph):
-        res = torch.autograd.grad(ts, [v._t for v in variables], gs, retain_graph=retain_graph,
-                                  create_graph=create_graph, allow_unused=True)
+    prev = _state.adopting
+    _state.adopting = _GRAD_ONLY  # variables' gradient buffers are left as they are
+    try:
+        with torch.set_grad_enabled(create_graph):
+            res = torch.autograd.grad(ts, [v._t for v in variables], gs,
+                                      retain_graph=retain_graph, create_graph=create_graph,
+                                      allow_unused=True)
+    finally:
+        _state.adopting = prev
     out = [wrap(torch.zeros_like(v._t) if r is None else r) for v, r in zip(variables, res)]
     return out[0] if single else out
 

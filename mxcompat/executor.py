@@ -10,15 +10,23 @@ from . import autograd
 from .base import MXNetError, dtype_torch
 from .context import Context, as_context
 from .ndarray.ndarray import NDArray, wrap
+from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
 
 __all__ = ['Executor', 'simple_bind']
+
+_set_grad_enabled = torch._C._set_grad_enabled
+try:  # torch.autograd.grad less its argument checks (absent in other torch versions)
+    from torch.autograd.graph import _engine_run_backward as _run_backward
+except ImportError:
+    _run_backward = None
+_CONTIGUOUS = torch.contiguous_format
 
 _REQS = ('write', 'add', 'null')
 
 
 class _Plan:
     """The graph of a symbol as a list of steps over value slots."""
-    __slots__ = ('steps', 'var_slots', 'out_slots', 'n_slots')
+    __slots__ = ('steps', '_calls', 'var_slots', 'out_slots', 'n_slots')
 
     def __init__(self, symbol):
         nodes = symbol._nodes()
@@ -26,6 +34,7 @@ class _Plan:
         n = 0
         var_slots = {}
         steps = []
+        calls = []  # (implementation, input positions or None, inputs in its signature)
         for node in nodes:
             if node.op is None:
                 slot_of[(id(node), 0)] = n
@@ -43,7 +52,9 @@ class _Plan:
                 slot_of[(id(node), k)] = n + k
             n += nout
             steps.append((fn, ins, dict(node.params), outs, node))
+            calls.append((node.op.fn, pos, len(node.op.inputs)))
         self.steps = steps
+        self._calls = calls
         self.var_slots = var_slots
         self.out_slots = [slot_of[(id(nd), k)] for nd, k in symbol._outputs]
         self.n_slots = n
@@ -79,6 +90,55 @@ class _Plan:
                 for o, r in zip(outs, res):
                     values[o] = r
         return [values[i] for i in self.out_slots]
+
+    def var_order(self):
+        """The variable names in the order ``compile``'s function takes their values."""
+        return sorted(self.var_slots, key=self.var_slots.get)
+
+    def compile(self):
+        """The steps as one generated Python function, ``fn(*values of var_order()) ->
+        [outputs]``: the same calls as ``run`` without its per-step list building and
+        dispatch (operators with absent optional inputs get None in place)."""
+        env = {'_T': torch.Tensor, '_isinst': isinstance, '_split': _split_outputs,
+               'MXNetError': MXNetError, '_fail': self._fail}
+        lines = ['def run(%s):' % ', '.join('s%d' % self.var_slots[v] for v in self.var_order()),
+                 '    i = 0', '    try:']
+        for k, ((_, ins, params, outs, _), (fn, pos, n)) in enumerate(zip(self.steps,
+                                                                          self._calls)):
+            env['f%d' % k] = fn
+            env['p%d' % k] = params  # the step's own dict: fill_unknown_shapes edits it
+            args = ['s%d' % i for i in ins]
+            if pos is not None:
+                placed = ['None'] * n
+                for p, a in zip(pos, args):
+                    placed[p] = a
+                args = placed
+            call = 'f%d(%s)' % (k, ', '.join(args + ['**p%d' % k]))
+            lines.append('        i = %d' % k)
+            if len(outs) == 1:
+                lines.append('        s%d = %s' % (outs[0], call))
+                lines.append('        if not _isinst(s%d, _T):' % outs[0])
+                lines.append('            s%d = s%d[0]' % (outs[0], outs[0]))
+            else:
+                lines.append('        %s, = _split(%s, %d)'
+                             % (', '.join('s%d' % o for o in outs), call, len(outs)))
+        lines.append('    except MXNetError as err:')
+        lines.append('        raise _fail(i, err) from None')
+        lines.append('    return [%s]' % ', '.join('s%d' % i for i in self.out_slots))
+        exec(compile('\n'.join(lines), '<mxcompat executor plan>', 'exec'), env)
+        return env['run']
+
+    def _fail(self, k, err):
+        node = self.steps[k][4]
+        return MXNetError('Error in operator %s(name="%s"): %s' % (node.op.name, node.name, err))
+
+
+def _split_outputs(res, n):
+    """The ``n`` outputs of a multi-output operator (a lone tensor fills the first)."""
+    if isinstance(res, torch.Tensor):
+        return (res,) + (None,) * (n - 1)
+    res = list(res)[:n]
+    return res + [None] * (n - len(res))
 
 
 def _positional(fn, positions, n):
@@ -147,18 +207,49 @@ class Executor:
         self._plan.fill_unknown_shapes(symbol, dict(
             [(n, a.shape) for n, a in zip(arg_names, self.arg_arrays)] +
             [(n, a.shape) for n, a in zip(aux_names, self.aux_arrays) if a is not None]))
+        arg_index = {n: i for i, n in enumerate(arg_names)}
+        aux_index = {n: i for i, n in enumerate(aux_names)}
+        # (array, index of its gradient or -1) per graph variable, in the compiled plan's
+        # order: as in MXNet, the arrays bound here are the ones every forward reads
+        self._feed = []
+        for name in self._plan.var_order():
+            if name in arg_index:
+                i = arg_index[name]
+                self._feed.append((self.arg_arrays[i], i if self._grad_req[i] != 'null' else -1))
+            else:
+                self._feed.append((self.aux_arrays[aux_index[name]], -1))
+        self._needs_grad = any(r != 'null' for r in self._grad_req)
+        self._compiled = None
         self._outputs = None
         self._recorded = None
+        self._heads = None
         self._monitor = None
         self._monitor_all = False
+        self._monitor_values = None
+        self._cse = cse_enabled()
 
     @property
     def outputs(self):
-        """The output arrays: MXNet allocates them at bind, so before the first forward they
-        are zero arrays of the inferred shapes (allocated when first asked for)."""
+        """The output arrays. As in MXNet they belong to the executor: before the first
+        forward they are zero arrays of the inferred shapes (allocated when first asked
+        for), and every forward writes its results into them."""
         if self._outputs is None:
             self._outputs = self._allocate_outputs()
         return self._outputs
+
+    def _store_outputs(self, results):
+        """Writes ``results`` into the output arrays (made on the first forward; replaced
+        where an operator's result changed shape, dtype or device)."""
+        outs = self._outputs
+        if outs is None or len(outs) != len(results):
+            self._outputs = [wrap(r.detach().clone(memory_format=_CONTIGUOUS)) for r in results]
+            return
+        for k, (o, r) in enumerate(zip(outs, results)):
+            t = o._t
+            if t.shape == r.shape and t.dtype is r.dtype and t.device == r.device:
+                t.copy_(r.detach())
+            else:
+                outs[k] = wrap(r.detach().clone(memory_format=_CONTIGUOUS))
 
     def _allocate_outputs(self):
         """Zero arrays of the inferred output shapes and types ([] when they can't be
@@ -214,7 +305,8 @@ class Executor:
         -------
         A list of output NDArrays.
         """
-        self._copy_inputs(kwargs)
+        if kwargs:
+            self._copy_inputs(kwargs)
         return self._run(is_train, is_train)
 
     def _copy_inputs(self, kwargs):
@@ -234,30 +326,41 @@ class Executor:
             target._t.data.copy_(array._t.detach())
 
     def _run(self, is_train, record):
-        values = [None] * self._plan.n_slots
-        leaves = []
-        need_grad = record and any(r != 'null' for r in self._grad_req)
-        for name, a, req in zip(self._arg_names, self.arg_arrays, self._grad_req):
-            t = a._t.detach()
-            # integer arguments (indices, lengths) get no gradient: their buffers stay zero
-            if need_grad and req != 'null' and t.is_floating_point():
-                t = t.requires_grad_(True)
-                leaves.append((t, name))
-            values[self._plan.var_slots[name]] = t
-        for name, a in zip(self._aux_names, self.aux_arrays):
-            values[self._plan.var_slots[name]] = a._t
+        need_grad = record and self._needs_grad
+        leaves = grad_index = None
+        if need_grad:
+            ins, leaves, grad_index = [], [], []
+            for a, g in self._feed:
+                t = a._t.detach()
+                # integer arguments (indices, lengths) get no gradient: their buffers stay zero
+                if g >= 0 and t.is_floating_point():
+                    t.requires_grad_(True)
+                    leaves.append(t)
+                    grad_index.append(g)
+                ins.append(t)
+        else:
+            ins = [a._t for a, _ in self._feed]
+        run = self._compiled
+        if run is None:
+            run = self._compiled = self._plan.compile()
         prev_train = autograd.set_training(is_train)
         prev_grad = torch.is_grad_enabled()
-        torch.set_grad_enabled(need_grad)
+        _set_grad_enabled(need_grad)
         try:
-            outs = self._plan.run(values)
+            if self._monitor is None:
+                outs = run(*ins)
+            else:
+                values = [None] * self._plan.n_slots
+                for name, t in zip(self._plan.var_order(), ins):
+                    values[self._plan.var_slots[name]] = t
+                outs = self._plan.run(values)
+                self._run_monitor(values)
+                self._monitor_values = values if need_grad else None
         finally:
-            torch.set_grad_enabled(prev_grad)
+            _set_grad_enabled(prev_grad)
             autograd.set_training(prev_train)
-        self._recorded = (outs, leaves) if need_grad else None
-        if self._monitor is not None:
-            self._run_monitor(values)
-        self._outputs = [wrap(o.detach() if need_grad else o) for o in outs]
+        self._recorded = (outs, leaves, grad_index) if need_grad else None
+        self._store_outputs(outs)
         return self._outputs
 
     def backward(self, out_grads=None, is_train=True):
@@ -272,15 +375,17 @@ class Executor:
         is_train : bool, default True
             Whether this backward is for training or inference.
         """
-        if all(r == 'null' for r in self._grad_req):
+        if not self._needs_grad:
             return
         if self._recorded is None:
             # MXNet runs backward after an inference forward, or none at all (its backward
             # pass reads the arrays as they are): record an inference-mode forward now
             self._run(False, True)
-        outs, leaves = self._recorded
+        outs, leaves, grad_index = self._recorded
+        if not leaves:
+            return
         if out_grads is None:
-            heads = [torch.ones_like(o) for o in outs]
+            heads = self._ones_like(outs)
         else:
             if isinstance(out_grads, NDArray):
                 out_grads = [out_grads]
@@ -289,24 +394,57 @@ class Executor:
             heads = [g._t if isinstance(g, NDArray) else torch.as_tensor(g) for g in out_grads]
         # an output listed twice (an RNN's last output and its state) takes the gradient given
         # last for it, as in MXNet, not the sum
-        pairs = list({id(o): (o, h) for o, h in zip(outs, heads) if o.requires_grad}.values())
-        if not pairs or not leaves:
-            return
-        grads = torch.autograd.grad([o for o, _ in pairs], [t for t, _ in leaves],
-                                    [h for _, h in pairs], retain_graph=True, allow_unused=True)
-        index = {n: i for i, n in enumerate(self._arg_names)}
-        with torch.no_grad():
-            for (t, name), g in zip(leaves, grads):
-                i = index[name]
-                target = self.grad_arrays[i]._t
+        if len(outs) == 1:
+            if not outs[0].requires_grad:
+                return
+            roots, heads = outs, heads[:1]
+        else:
+            pairs = list({id(o): (o, h) for o, h in zip(outs, heads)
+                          if o.requires_grad}.values())
+            if not pairs:
+                return
+            roots, heads = [o for o, _ in pairs], [h for _, h in pairs]
+        if out_grads is None and _run_backward is not None:
+            # our own head gradients fit their outputs: skip autograd.grad's checks of them
+            grads = _run_backward(tuple(roots), tuple(heads), True, False, tuple(leaves), True,
+                                  accumulate_grad=False)
+        else:
+            grads = torch.autograd.grad(roots, leaves, heads, retain_graph=True,
+                                        allow_unused=True)
+        self._write_grads(grad_index, grads)
+        if self._monitor is not None and self._monitor_values is not None:
+            self._run_backward_monitor(roots, heads)
+
+    def _write_grads(self, grad_index, grads):
+        """Writes (grad_req 'write') or adds ('add') each computed gradient into its array;
+        an argument the outputs do not depend on gets zeros under 'write'."""
+        write_dst, write_src, add_dst, add_src = [], [], [], []
+        arrays, reqs = self.grad_arrays, self._grad_req
+        for i, g in zip(grad_index, grads):
+            arr = arrays[i]
+            if reqs[i] == 'write':
                 if g is None:
-                    if self._grad_req[i] == 'write':
-                        target.zero_()
-                    continue
-                if self._grad_req[i] == 'add':
-                    target.add_(g)
+                    arr._t.detach().zero_()
                 else:
-                    target.copy_(g)
+                    write_dst.append(arr._t.detach())
+                    write_src.append(g)
+            elif g is not None:
+                add_dst.append(arr._t.detach())
+                add_src.append(g)
+        if write_dst:
+            torch._foreach_copy_(write_dst, write_src)
+        if add_dst:
+            torch._foreach_add_(add_dst, add_src)
+
+    def _ones_like(self, outs):
+        """Head gradients of ones for ``outs`` (kept between calls: the operators' backward
+        passes only read them)."""
+        heads = self._heads
+        if heads is None or len(heads) != len(outs) or any(
+                h.shape != o.shape or h.dtype is not o.dtype or h.device != o.device
+                for h, o in zip(heads, outs)):
+            heads = self._heads = [torch.ones_like(o, requires_grad=False) for o in outs]
+        return heads
 
     def set_monitor_callback(self, callback, monitor_all=False):
         """Install callback for monitor.
@@ -333,6 +471,26 @@ class Executor:
                     self._monitor('%s_%s' % (node.name, iname.lstrip('*')), arr)
             for name, slot in zip(node.output_names(), outs):
                 self._monitor(name, wrap(values[slot].detach()))
+
+    def _run_backward_monitor(self, roots, heads):
+        """Reports, as MXNet's backward nodes do, the gradient of each input of every
+        operator the gradients flow through (``<node>_backward_output<k>``; zeros for an
+        input without gradient), last operator first."""
+        values = self._monitor_values
+        steps = [st for st in self._plan.steps
+                 if any(values[i] is not None and values[i].requires_grad for i in st[1])]
+        slots = sorted({i for st in steps for i in st[1]
+                        if values[i] is not None and values[i].requires_grad})
+        grads = torch.autograd.grad(roots, [values[i] for i in slots], heads,
+                                    retain_graph=True, allow_unused=True)
+        by_slot = dict(zip(slots, grads))
+        for _, ins, _, _, node in reversed(steps):
+            for k, slot in enumerate(ins):
+                g = by_slot.get(slot)
+                if g is None:
+                    g = torch.zeros_like(values[slot])
+                name = '%s_backward_output' % node.name
+                self._monitor(name if len(ins) == 1 else name + str(k), wrap(g.detach()))
 
     def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
         """Copy parameters from arg_params, aux_params into executor's internal array.
@@ -383,7 +541,7 @@ class Executor:
         exec : Executor
             A new executor that shares memory with self.
         """
-        arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
+        arg_shapes, out_shapes, aux_shapes = self._symbol.infer_shape(**kwargs)
         if arg_shapes is None:
             raise MXNetError('Insufficient argument shapes provided.')
         new_args, new_grads = [], []
@@ -396,12 +554,36 @@ class Executor:
                                        allow_up_sizing))
         new_aux = [_reshaped(arr, shape, name, partial_shaping, allow_up_sizing)
                    for name, arr, shape in zip(self._aux_names, self.aux_arrays, aux_shapes)]
-        return Executor(self._symbol, self._ctx, new_args, new_grads, self._grad_req, new_aux,
-                        self._group2ctx)
+        new = Executor(self._symbol, self._ctx, new_args, new_grads, self._grad_req, new_aux,
+                       self._group2ctx)
+        # the outputs share memory too: the new executor writes into the start of ours
+        outs = self.outputs
+        if outs and len(outs) == len(out_shapes):
+            new._outputs = [_output_view(o, shape) for o, shape in zip(outs, out_shapes)]
+        return new
 
     def debug_str(self):
-        """Get a debug string about internal execution plan."""
-        return self._symbol.debug_str()
+        """Get a debug string about internal execution plan.
+
+        Returns
+        -------
+        debug_str : string
+            Debug string of the executor.
+        """
+        return executor_debug_str(self._symbol, self._arg_names, self.arg_arrays,
+                                  self._aux_names, self.aux_arrays, self._grad_req)
+
+    def get_optimized_symbol(self):
+        """Get an optimized version of the symbol from the executor.
+
+        Returns
+        -------
+        symbol : Symbol
+            Optimized symbol from the executor.
+        """
+        if self._cse:
+            return eliminate_common_expr(self._symbol)
+        return self._symbol.__copy__()
 
 
 def _reshaped(arr, shape, name, allowed, allow_up_sizing):
@@ -424,6 +606,20 @@ def _reshaped(arr, shape, name, allowed, allow_up_sizing):
                              'allocation of new arrays.' % name)
         return wrap(torch.zeros(shape, dtype=arr._t.dtype, device=arr._t.device))
     return wrap(arr._t.reshape(-1)[:size].view(shape))
+
+
+def _output_view(arr, shape):
+    """``arr``'s memory viewed as ``shape`` where it is large enough, else a new array."""
+    shape = tuple(shape)
+    size = 1
+    for d in shape:
+        size *= d
+    t = arr._t
+    if t.shape == shape:
+        return arr
+    if size <= t.numel() and t.is_contiguous():
+        return wrap(t.view(-1)[:size].view(shape))
+    return wrap(torch.zeros(shape, dtype=t.dtype, device=t.device))
 
 
 def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_arg_names,

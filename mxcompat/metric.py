@@ -10,6 +10,7 @@ import warnings
 from collections import OrderedDict
 
 import numpy
+import torch
 
 from .base import numeric_types, string_types
 from . import ndarray
@@ -289,6 +290,55 @@ class CompositeEvalMetric(EvalMetric):
 # ---------------------------------------------------------------------------------------------
 # Classification
 # ---------------------------------------------------------------------------------------------
+# argmax indices in these dtypes are exact: no round trip through the prediction's dtype
+_EXACT_INDEX = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
+
+
+def _count_correct(label, pred, axis):
+    """Accuracy's count of ``int32(argmax(pred)) == int32(label)`` as a numpy int64, as
+    MXNet's; None where the general path must decide (other array types, devices, or sizes
+    that do not match: it raises MXNet's error)."""
+    if type(label) is not ndarray.NDArray or type(pred) is not ndarray.NDArray:
+        return None
+    lab, p = label._t.detach(), pred._t.detach()
+    if p.is_cpu and lab.is_cpu and p.dtype is not torch.bfloat16 and \
+            lab.dtype is not torch.bfloat16:
+        # small arrays: numpy's kernels cost less than torch's dispatch
+        lab, p = lab.numpy(), p.numpy()
+        if p.shape != lab.shape:
+            if not -p.ndim <= axis < p.ndim:
+                return None
+            idx = p.argmax(axis)
+            # MXNet's argmax returns the indices in the input's dtype
+            p = idx if p.dtype.itemsize >= 4 else idx.astype(p.dtype)
+        if p.size != lab.size:
+            return None
+        if p.dtype != numpy.int32:
+            p = p.astype(numpy.int32)
+        if lab.dtype != numpy.int32:
+            lab = lab.astype(numpy.int32)
+        if p.shape != lab.shape:
+            p, lab = p.reshape(-1), lab.reshape(-1)
+        return numpy.int64(numpy.count_nonzero(p == lab))
+    if p.get_device() != lab.get_device():
+        return None
+    if p.shape != lab.shape:
+        try:
+            idx = p.argmax(axis)
+        except (IndexError, RuntimeError):
+            return None
+        p = idx if p.dtype in _EXACT_INDEX else idx.to(p.dtype)
+    if p.numel() != lab.numel():
+        return None
+    if p.dtype is not torch.int32:
+        p = p.to(torch.int32)
+    if lab.dtype is not torch.int32:
+        lab = lab.to(torch.int32)
+    if p.shape != lab.shape:
+        p, lab = p.reshape(-1), lab.reshape(-1)
+    return numpy.int64((p == lab).sum().item())
+
+
 @register
 @alias('acc')
 class Accuracy(EvalMetric):
@@ -312,6 +362,10 @@ class Accuracy(EvalMetric):
     def update(self, labels, preds):
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
+            correct = _count_correct(label, pred, self.axis)
+            if correct is not None:
+                self._add(correct, label._t.numel())
+                continue
             if pred.shape != label.shape:
                 pred = ndarray.argmax(pred, axis=self.axis)
             pred = pred.asnumpy().astype('int32').flat

@@ -139,23 +139,31 @@ def _update_params(param_arrays, grad_arrays, updater, num_device, kvstore=None,
     """Sums the gradients through the kvstore (if any), then updates each device's copy of
     the weights with ``updater``. The copy on device ``k`` of parameter ``i`` is updated
     under index ``i * num_device + k``, so each copy has its own optimizer state."""
-    updates = [[] for _ in range(num_device)]
-    for index, (arg_list, grad_list) in enumerate(zip(param_arrays, grad_arrays)):
-        if grad_list[0] is None:
-            continue
-        if kvstore:
+    if kvstore:
+        for index, (arg_list, grad_list) in enumerate(zip(param_arrays, grad_arrays)):
+            if grad_list[0] is None:
+                continue
             name = param_names[index]
             if grad_list[0].stype == 'default' and arg_list[0].stype == 'default':
                 kvstore.pushpull(name, grad_list, priority=-index)
             else:
                 kvstore.push(name, grad_list, priority=-index)
                 kvstore.pull(name, out=grad_list, priority=-index)
+    for indices, grads, weights in _device_updates(param_arrays, grad_arrays, num_device):
+        updater(indices, grads, weights)
+
+
+def _device_updates(param_arrays, grad_arrays, num_device):
+    """The updater's arguments for each device, ``[(indices, grads, weights), ...]``: the
+    copy on device ``k`` of parameter ``i`` has index ``i * num_device + k``; parameters
+    without gradient are left out."""
+    updates = [[] for _ in range(num_device)]
+    for index, (arg_list, grad_list) in enumerate(zip(param_arrays, grad_arrays)):
+        if grad_list[0] is None:
+            continue
         for k, (weight, grad) in enumerate(zip(arg_list, grad_list)):
             updates[k].append((index * num_device + k, grad, weight))
-    for dev_updates in updates:
-        if dev_updates:
-            indices, grads, weights = zip(*dev_updates)
-            updater(indices, grads, weights)
+    return [tuple(zip(*dev_updates)) for dev_updates in updates if dev_updates]
 
 
 def _multiple_callbacks(callbacks, *args, **kwargs):

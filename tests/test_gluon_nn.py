@@ -42,10 +42,34 @@ def test_catalog():
     assert mx.gluon.nn.Activation is mx.gluon.nn.activations.Activation
 
 
-def test_bad_input_names_layer_and_shapes():
-    net = mx.gluon.nn.Conv2D(4, 3, in_channels=3)
+@pytest.mark.parametrize('make, bad_shape, error, expected', [
+    (lambda: mx.gluon.nn.Conv2D(4, 3, in_channels=3), (1, 5, 6, 6), mx.base.MXNetError,
+     ['(4, 3, 3, 3)', '(4, 5, 3, 3)']),
+    (lambda: mx.gluon.nn.Conv2D(4, 3, in_channels=3), (5, 6, 6), mx.base.MXNetError,
+     ['4D', '(5, 6, 6)']),
+    (lambda: mx.gluon.nn.Conv2D(4, 3), (5, 6, 6), ValueError, ['4D', '(5, 6, 6)']),
+    (lambda: mx.gluon.nn.Dense(8, in_units=4), (2, 3), mx.base.MXNetError, ['(8, 4)', '(8, 3)']),
+    (lambda: mx.gluon.nn.BatchNorm(in_channels=4), (2, 3, 5, 5), mx.base.MXNetError,
+     ['(4,)', '(3,)']),
+])
+def test_bad_input_names_layer_and_shapes(make, bad_shape, error, expected):
+    """MXNet rejects these inputs too; our message also names the layer and both shapes."""
+    net = make()
+    net.initialize()
+    with pytest.raises(error) as e:
+        net(mx.nd.ones(bad_shape))
+    msg = str(e.value)
+    assert "layer '{}' ({})".format(net.name, type(net).__name__) in msg
+    assert str(bad_shape) in msg
+    for part in expected:
+        assert part in msg
+
+
+def test_bad_input_names_innermost_layer():
+    net = mx.gluon.nn.HybridSequential()
+    with net.name_scope():
+        net.add(mx.gluon.nn.Dense(8, in_units=4), mx.gluon.nn.Dense(3))
     net.initialize()
     with pytest.raises(mx.base.MXNetError) as e:
-        net(mx.nd.ones((1, 5, 6, 6)))
-    msg = str(e.value)
-    assert 'conv' in msg.lower() and '3' in msg and '5' in msg
+        net(mx.nd.ones((2, 3)))
+    assert str(e.value).startswith("layer '{}' (Dense)".format(net[0].name))

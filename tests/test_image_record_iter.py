@@ -22,6 +22,21 @@ with open(os.path.join(FX, 'manifest.json')) as _f:
 ARRAYS = dict(np.load(os.path.join(FX, 'arrays.npz')))
 
 
+def _window_matches(full, img):
+    """{'plain'} / {'flip'} / both: whether CHW ``img`` is a window of CHW ``full``, as is or
+    mirrored left-right."""
+    h, w = img.shape[1:]
+    matches = set()
+    for y in range(full.shape[1] - h + 1):
+        for x in range(full.shape[2] - w + 1):
+            win = full[:, y:y + h, x:x + w]
+            if np.array_equal(win, img):
+                matches.add('plain')
+            if np.array_equal(win[:, :, ::-1], img):
+                matches.add('flip')
+    return matches
+
+
 @pytest.mark.parametrize('name', sorted(MANIFEST))
 def test_scenario(name):
     want = MANIFEST[name]
@@ -118,8 +133,12 @@ def test_missing_file_and_bad_params():
         _iter(label_width=2)
     with pytest.raises(MXNetError, match='bigger than the batch size'):
         _iter(batch_size=20)
-    with pytest.raises(NotImplementedError, match='max_rotate_angle'):
-        _iter(max_rotate_angle=10)
+    with pytest.raises(MXNetError, match='3-channel'):
+        _iter(data_shape=(1, 8, 8), random_l=10).next()
+    with pytest.raises(NotImplementedError, match='inter_method=2'):
+        _iter(rotate=10, inter_method=2)
+    with pytest.raises(MXNetError, match='inter_method'):
+        _iter(rotate=10, inter_method=0)
 
 
 def test_random_crops_and_flips_are_windows_of_the_decoded_images():
@@ -129,15 +148,7 @@ def test_random_crops_and_flips_are_windows_of_the_decoded_images():
     batch = it.next().data[0].asnumpy()
     flips = 0
     for i, buf in enumerate(writer.encoded_images()):
-        full = mx.image.imdecode(buf).asnumpy().transpose(2, 0, 1)
-        matches = set()
-        for y in range(full.shape[1] - 7):
-            for x in range(full.shape[2] - 7):
-                win = full[:, y:y + 8, x:x + 8]
-                if np.array_equal(win, batch[i]):
-                    matches.add('plain')
-                if np.array_equal(win[:, :, ::-1], batch[i]):
-                    matches.add('flip')
+        matches = _window_matches(mx.image.imdecode(buf).asnumpy().transpose(2, 0, 1), batch[i])
         assert matches, i
         flips += matches == {'flip'}
     assert 0 < flips < 7
@@ -182,3 +193,107 @@ def test_copy_of_rec_without_idx_partitions_by_bytes(tmp_path):
                    batch_size=1)
         seen += [b.label[0].asnumpy()[0] for b in it]
     assert sorted(seen) == sorted(float(i % 4) for i in range(7))
+
+
+@pytest.mark.parametrize('channels', [3, 1])
+def test_resize_random_crops_are_windows_of_mxnets_resized_images(channels):
+    """resize + rand_crop + rand_mirror (resized crops are computed window-only for JPEGs):
+    each example is a window, maybe mirrored, of the whole image MXNet resizes."""
+    resized = np.load(os.path.join(FX, 'resized.npz'))
+    tag = 'rgb' if channels == 3 else 'gray'
+    it = mx.io.ImageRecordUInt8Iter(path_imgrec=os.path.join(FX, 'images.rec'),
+                                    data_shape=(channels, 10, 10), batch_size=7,
+                                    resize=writer.RESIZE, rand_crop=True, rand_mirror=True,
+                                    seed_aug=4)
+    flips = 0
+    for _ in range(3):
+        it.reset()
+        batch = it.next().data[0].asnumpy()
+        for i in range(7):
+            matches = _window_matches(resized['%s/%d' % (tag, i)].transpose(2, 0, 1), batch[i])
+            assert matches, (i, tag)
+            flips += matches == {'flip'}
+    assert 0 < flips < 21
+
+
+def test_random_rotations_are_mxnets_rotations():
+    """max_rotate_angle=3 draws an integer angle in [-3, 3]: the examples rotated by 0..3
+    degrees are MXNet's ``rotate=k`` outputs exactly; the others (negative angles) match none."""
+    refs = {k: ARRAYS['%s/0/0/data' % ('uint8-plain' if k == 0 else 'affine-rotate-%d' % k)]
+            for k in range(4)}
+    it = mx.io.ImageRecordUInt8Iter(path_imgrec=os.path.join(FX, 'images.rec'),
+                                    data_shape=(3, 8, 8), batch_size=7, max_rotate_angle=3,
+                                    seed_aug=11)
+    angles = []
+    for _ in range(6):
+        it.reset()
+        batch = it.next().data[0].asnumpy()
+        for i in range(7):
+            hit = [k for k in range(4) if np.array_equal(batch[i], refs[k][i])]
+            angles.append(hit[0] if hit else None)
+    assert None in angles and any(a for a in angles)
+    assert len(set(a for a in angles if a is not None)) >= 3
+
+
+def test_pca_noise_shifts_each_channel_along_the_eigenvectors():
+    """pca_noise adds one shift per channel and image (MXNet's ImageNet eigenvectors, the
+    first dominating: the three shifts are close); pixels are truncated and clipped."""
+    kw = dict(path_imgrec=os.path.join(FX, 'images.rec'), data_shape=(3, 8, 8), batch_size=7)
+    plain = mx.io.ImageRecordUInt8Iter(**kw).next().data[0].asnumpy().astype(np.int64)
+    it = mx.io.ImageRecordUInt8Iter(pca_noise=0.3, seed_aug=5, **kw)
+    sizes = []
+    for _ in range(4):
+        it.reset()
+        noisy = it.next().data[0].asnumpy().astype(np.int64)
+        for p, n in zip(plain, noisy):
+            shifts = []
+            for c in range(3):
+                free = (n[c] > 0) & (n[c] < 255)
+                d = np.unique(n[c][free] - p[c][free])
+                assert len(d) <= 1, d
+                if len(d):
+                    shifts.append(d[0])
+                    assert np.all(n[c][~free] == np.clip(p[c][~free] + d[0], 0, 255))
+            if len(shifts) == 3:
+                sizes.append(shifts)
+    sizes = np.array(sizes, np.float64)
+    assert len(sizes) > 10 and 2 < np.abs(sizes).mean() < 40
+    assert np.corrcoef(sizes[:, 0], sizes[:, 2])[0, 1] > 0.8
+
+
+def test_random_lightness_shifts_mxnets_hls_round_trip():
+    """random_l shifts the HLS lightness by one integer per image: against MXNet's round trip
+    without a shift, the images get lighter or darker by up to random_l levels."""
+    ref = ARRAYS['hls-roundtrip/0/0/data'].astype(np.float64)
+    it = mx.io.ImageRecordUInt8Iter(path_imgrec=os.path.join(FX, 'images.rec'),
+                                    data_shape=(3, 12, 13), batch_size=7, random_l=40,
+                                    seed_aug=2)
+    shifts = []
+    for _ in range(4):
+        it.reset()
+        out = it.next().data[0].asnumpy().astype(np.float64)
+        shifts += [(o - r).mean() for o, r in zip(out, ref)]
+    shifts = np.array(shifts)
+    assert np.all(np.abs(shifts) <= 41) and shifts.min() < -3 and shifts.max() > 3
+
+
+def test_shuffle_chunk_size_visits_chunks_in_random_order(tmp_path):
+    """shuffle_chunk_size (MB): every record once per epoch, in file order inside each chunk
+    of about that size, the chunks in a new order every epoch."""
+    rec = mx.recordio.MXRecordIO(str(tmp_path / 'big.rec'), 'w')
+    png = writer.encoded_images()[0]
+    for i in range(60):  # ~120 KB per record (padding after the image): ~7 MB in all
+        rec.write(mx.recordio.pack(mx.recordio.IRHeader(0, float(i), i, 0),
+                                   png + b'\0' * 120000))
+    rec.close()
+    it = mx.io.ImageRecordIter(path_imgrec=str(tmp_path / 'big.rec'), data_shape=(3, 8, 8),
+                               batch_size=60, shuffle_chunk_size=1, shuffle_chunk_seed=3)
+    orders = []
+    for _ in range(3):
+        it.reset()
+        orders.append(it.next().label[0].asnumpy().astype(int).tolist())
+    for order in orders:
+        assert sorted(order) == list(range(60))
+        runs = sum(b != a + 1 for a, b in zip(order, order[1:]))
+        assert 3 <= runs <= 8  # about 7 chunks, each in file order
+    assert orders[0] != orders[1] or orders[1] != orders[2]

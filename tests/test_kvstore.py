@@ -16,6 +16,7 @@ import mxcompat as mx
 import mxcompat.kvstore  # noqa: F401  (until mxcompat/__init__ imports it)
 import mxcompat.module  # noqa: F401
 from mxcompat.base import MXNetError
+from mxcompat.optimizer.updater import loads
 from scripts.fixture_writers.kvstore import local_scenarios, resume_scenario, dist_worker
 
 from conftest import FIXTURES
@@ -38,9 +39,23 @@ def got(tmp_path_factory):
     return local_scenarios(mx, str(tmp_path_factory.mktemp('kv')))
 
 
+def _same_states(got, want):
+    """Optimizer states files: the same pickle layout (length, keys, array types and shapes)
+    holding the same numbers (float rounding of the update aside)."""
+    assert got.shape == want.shape
+    g, w = loads(got.tobytes()), loads(want.tobytes())
+    assert sorted(g) == sorted(w)
+    for key in w:
+        assert type(g[key]) is type(w[key]), key
+        _same(g[key].asnumpy(), w[key].asnumpy())
+
+
 @pytest.mark.parametrize('name', sorted(k for k in WANT if k != 'resume_sgd'))
 def test_local(name, got):
-    _same(got[name], WANT[name])
+    if name.endswith('_states_bytes'):
+        _same_states(got[name], WANT[name])
+    else:
+        _same(got[name], WANT[name])
 
 
 def test_resume_from_mxnet_states(tmp_path):

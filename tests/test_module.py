@@ -65,7 +65,7 @@ def api():
     return scenarios.api_scenarios(mx)
 
 
-@pytest.mark.parametrize('prefix', ['api', 'seq', 'pyloss'])
+@pytest.mark.parametrize('prefix', ['api', 'seq', 'pyloss', 'exec'])
 def test_module_api(prefix, api):
     _check(api, prefix)
 

@@ -108,6 +108,14 @@ def _gather_type_ctx_info(args):
     return False, False, set(), None
 
 
+def _all_ndarrays(args):
+    """Whether every one of ``args`` is an NDArray (not nested)."""
+    for a in args:
+        if type(a) is not NDArray:
+            return False
+    return True
+
+
 def _flatten(args, inout_str):
     """(flat list of Symbol/NDArray/None, nested format of ints) of nested args."""
     if isinstance(args, NDArray):
@@ -1077,13 +1085,16 @@ class HybridBlock(Block):
             self.infer_shape(*args)
         except Exception as e:
             error_msg = 'Deferred initialization failed because shape' \
-                        ' cannot be inferred. {}'.format(e)
+                        ' cannot be inferred. {}: {}'.format(_layer_and_inputs(self, args), e)
             raise ValueError(error_msg)
 
     def _call_cached_op(self, *args):
         if self._cached_op is None:
             self._build_cache(*args)
-        args, fmt = _flatten(args, 'input')
+        if len(args) == 1 and type(args[0]) is NDArray:  # the common case, not nested
+            fmt = [0]
+        else:
+            args, fmt = _flatten(args, 'input')
         if fmt != self._in_format:
             # trailing None arguments may be left out (their defaults are None)
             if len(self._in_format) > len(fmt):
@@ -1332,8 +1343,10 @@ class HybridBlock(Block):
     def forward(self, x, *args):
         """Defines the forward computation. Arguments can be either
         :py:class:`NDArray` or :py:class:`Symbol`."""
-        if type(x) is NDArray and not args:  # the common case, without the nested search
+        if type(x) is NDArray and (not args or _all_ndarrays(args)):  # no nested search
             has_symbol, has_ndarray, ctx_set, ctx = False, True, None, x.context
+            if args and self._active:
+                ctx_set = {x.context}.union([a.context for a in args])
         else:
             has_symbol, has_ndarray, ctx_set, ctx = _gather_type_ctx_info([x] + list(args))
             if has_symbol and has_ndarray:
@@ -1360,7 +1373,10 @@ class HybridBlock(Block):
                     for _, v in self.params.items():
                         v._finish_deferred_init()
                     params = {k: v.data(ctx) for k, v in self._reg_params.items()}
-                out = self.hybrid_forward(ndarray, x, *args, **params)
+                try:
+                    out = self.hybrid_forward(ndarray, x, *args, **params)
+                except MXNetError as err:
+                    raise _error_naming_layer(self, err, (x,) + args) from err
                 if ctx.device_typeid != 2 and ctx.device_id != 0:
                     _tag_context(out, ctx)  # cpu(1) lives in host memory as cpu(0) does
                 return out
@@ -1436,6 +1452,24 @@ def _tag_context(out, ctx):
     elif isinstance(out, (list, tuple)):
         for o in out:
             _tag_context(o, ctx)
+
+
+def _layer_and_inputs(block, inputs):
+    """``'dense0' (Dense) given input shapes [(2, 3)]``: names a layer in an error message."""
+    shapes = [tuple(a.shape) for a in inputs if isinstance(a, NDArray)]
+    return "layer '{}' ({}) given input shape{} {}".format(
+        block.name, type(block).__name__, '' if len(shapes) == 1 else 's',
+        shapes[0] if len(shapes) == 1 else shapes)
+
+
+def _error_naming_layer(block, err, inputs):
+    """The operator error ``err`` raised inside ``block``, prefixed with the innermost layer's
+    name and input shapes (the operator's message holds the expected and the given shape)."""
+    if getattr(err, '_names_layer', False):
+        return err
+    named = MXNetError('{}: {}'.format(_layer_and_inputs(block, inputs), err))
+    named._names_layer = True
+    return named
 
 
 def _swap_context(ctx):

@@ -4,8 +4,11 @@ Every loss reduces over all axes except the batch axis (no batch reduction), as 
 does; ``weight`` scales the loss and ``sample_weight`` is broadcast-multiplied into it.
 """
 import numpy as np
+import torch
+from torch.nn.functional import cross_entropy as _cross_entropy
 
 from .. import ndarray
+from ..ndarray.ndarray import wrap
 from ..base import numeric_types
 from .block import HybridBlock
 
@@ -156,8 +159,14 @@ class SoftmaxCrossEntropyLoss(Loss):
         self._axis = axis
         self._sparse_label = sparse_label
         self._from_logits = from_logits
+        # the common case: class scores on the last axis of (batch, classes), integer labels
+        self._fused = sparse_label and not from_logits and axis in (-1, 1) and batch_axis == 0
 
     def hybrid_forward(self, F, pred, label, sample_weight=None):
+        if F is ndarray and sample_weight is None and self._fused:
+            loss = _fused_sparse_ce(pred._t, label._t)
+            if loss is not None:
+                return wrap(loss) if self._weight is None else wrap(loss) * self._weight
         if not self._from_logits:
             pred = F.log_softmax(pred, self._axis)
         if self._sparse_label:
@@ -170,6 +179,21 @@ class SoftmaxCrossEntropyLoss(Loss):
 
 
 SoftmaxCELoss = SoftmaxCrossEntropyLoss
+
+_CE_DTYPES = (torch.float32, torch.float64)
+
+
+def _fused_sparse_ce(pred, label):
+    """-pick(log_softmax(pred), label) of a (batch, classes) ``pred`` and (batch,) labels as
+    one torch cross_entropy (the same values and gradients: labels are truncated to integers
+    and clipped into range as pick does); None where the shapes or dtypes are other."""
+    if pred.dim() != 2 or pred.dtype not in _CE_DTYPES or label.dim() != 1 or \
+            label.shape[0] != pred.shape[0] or pred.shape[1] == 0:
+        return None
+    top = pred.shape[1] - 1
+    idx = label.clamp(0, top) if label.dtype is torch.int64 else \
+        label.to(torch.int64).clamp_(0, top)
+    return _cross_entropy(pred, idx, reduction='none')
 
 
 class KLDivLoss(Loss):

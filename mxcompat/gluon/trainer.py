@@ -27,6 +27,13 @@ _STALE_GRAD_MSG = (
     "warning and skip updating of Parameters with stale gradient")
 
 
+def _check_fresh(param, datas):
+    """Raises MXNet's stale-gradient warning unless backward wrote every copy's gradient."""
+    for data in datas:
+        if not data._fresh_grad:
+            raise UserWarning(_STALE_GRAD_MSG % (param.name, str(data.context)))
+
+
 def _as_param_list(params):
     """The Parameters of ``params`` (a dict/ParameterDict is taken in sorted-key order)."""
     if isinstance(params, (dict, ParameterDict)):
@@ -349,18 +356,41 @@ class Trainer(object):
         loss_scaler = getattr(self, '_amp_loss_scaler', None)
         if loss_scaler is not None and loss_scaler.has_overflow(self._params):
             return  # skip the step on overflow
-        on_kv = self._kvstore and self._update_on_kvstore
+        if self._kvstore and self._update_on_kvstore:
+            if not ignore_stale_grad:
+                for param in self._params:
+                    if param.grad_req != 'null':
+                        _check_fresh(param, param._check_and_get(param._data, list))
+            return
+        if len(self._updaters) == 1:  # one context: no per-context lists to split
+            idx, grads, weights = [], [], []
+            for i, param in enumerate(self._params):
+                if param.grad_req == 'null':
+                    continue
+                datas = param._data
+                if datas is None:
+                    param._check_and_get(datas, list)  # raises the reason
+                arr = datas[0]
+                t = arr._t
+                if not getattr(t, '_mx_fresh_grad', False):
+                    if not ignore_stale_grad:
+                        raise UserWarning(_STALE_GRAD_MSG % (param.name, str(arr.context)))
+                    continue
+                idx.append(i)
+                grads.append(param._sync_grads()[0] if param._grad is not None
+                             else param.list_grad()[0])
+                weights.append(arr)
+                t._mx_fresh_grad = False
+            if idx:
+                self._updaters[0](idx, grads, weights)
+            return
         per_ctx = [([], [], []) for _ in self._updaters]  # (indices, grads, weights)
         for i, param in enumerate(self._params):
             if param.grad_req == 'null':
                 continue
             datas = param._check_and_get(param._data, list)
             if not ignore_stale_grad:
-                for data in datas:
-                    if not data._fresh_grad:
-                        raise UserWarning(_STALE_GRAD_MSG % (param.name, str(data.context)))
-            if on_kv:
-                continue
+                _check_fresh(param, datas)
             for (idx, grads, weights), arr, grad in zip(per_ctx, datas, param.list_grad()):
                 if ignore_stale_grad and not arr._fresh_grad:
                     continue
@@ -368,8 +398,6 @@ class Trainer(object):
                 grads.append(grad)
                 weights.append(arr)
                 arr._fresh_grad = False
-        if on_kv:
-            return
         for updater, (idx, grads, weights) in zip(self._updaters, per_ctx):
             if idx:
                 updater(idx, grads, weights)

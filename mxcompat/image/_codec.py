@@ -6,6 +6,7 @@ grayscale), PNG losslessly, and the colour-to-gray conversions use the integer f
 libpng (PNG) and OpenCV (other formats), so decoded pixels match MXNet's.
 """
 import io as _io
+import struct as _struct
 
 import numpy as np
 
@@ -16,11 +17,11 @@ try:
 except ImportError:
     cv2 = None
 
-__all__ = ['decode', 'cv_imdecode', 'cv_imencode']
+__all__ = ['decode', 'cv_imdecode', 'cv_imencode', 'jpeg_header', 'decode_jpeg_into']
 
 
 def _is_jfif(buf):
-    return buf[:4] == b'\xff\xd8\xff\xe0' and buf[8:13] == b'JFIF\0'
+    return buf[:4] == b'\xff\xd8\xff\xe0' and buf[6:11] == b'JFIF\0'
 
 
 def _is_png(buf):
@@ -78,6 +79,77 @@ def _pil_decode(buf, color, apply_orientation):
     if color:
         return rgb
     return _png_gray(rgb) if im.format == 'PNG' else _cv_gray(rgb)
+
+
+# Baseline, extended and progressive Huffman frames: what the direct decoder below takes on
+_SOF_HUFFMAN = (0xC0, 0xC1, 0xC2)
+_U16 = _struct.Struct('>H')
+_SOF = _struct.Struct('>BHHB')
+
+
+def _pil_core():
+    """Pillow's C core when its libjpeg is libjpeg-turbo (RGBX output needs JCS_EXTENSIONS:
+    a plain libjpeg would hand back unconverted YCbCr)."""
+    try:
+        from PIL import Image, features
+        core = Image.core
+        if (hasattr(core, 'map_buffer') and hasattr(core, 'jpeg_decoder')
+                and features.check_feature('libjpeg_turbo')):
+            return core
+    except (ImportError, ValueError):
+        pass
+    return None
+
+
+_CORE = _pil_core() if cv2 is None else None
+
+
+def jpeg_header(buf):
+    """(height, width, components) of a JFIF JPEG that :func:`decode_jpeg_into` can decode
+    (Huffman-coded, 1 or 3 components), else None."""
+    if _CORE is None or not _is_jfif(buf):
+        return None
+    pos, end = 2, len(buf) - 10
+    while pos < end:
+        if buf[pos] != 0xFF:
+            return None
+        marker = buf[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+            continue
+        if marker in _SOF_HUFFMAN:
+            precision, h, w, comps = _SOF.unpack_from(buf, pos + 4)
+            if precision != 8 or comps not in (1, 3) or not h or not w:
+                return None
+            return h, w, comps
+        if 0xC3 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC) or marker in (0xD9, 0xDA):
+            return None  # lossless, arithmetic-coded or hierarchical frame; or no frame at all
+        pos += 2 + _U16.unpack_from(buf, pos + 2)[0]
+    return None
+
+
+def decode_jpeg_into(buf, out):
+    """Decode a JPEG that :func:`jpeg_header` accepted straight into ``out``: a C-contiguous
+    uint8 array of shape (H, W, 4) for RGBX pixels or (H, W) for gray (libjpeg computes the
+    luma itself, as OpenCV asks it to). One libjpeg call that releases the GIL, without
+    Pillow's Python-level parsing. False when the data does not decode cleanly (truncated or
+    corrupt): the caller then uses :func:`decode`, which reports the error as before."""
+    h, w = out.shape[0], out.shape[1]
+    mode = 'RGBX' if out.ndim == 3 else 'L'
+    try:
+        im = _CORE.map_buffer(out, (w, h), 'raw', 0, (mode, 0, 1))
+        dec = _CORE.jpeg_decoder(mode, mode, '')
+        dec.setimage(im, (0, 0, w, h))
+    except (TypeError, ValueError, OSError):  # a Pillow whose core API differs
+        return False
+    try:
+        status, err = dec.decode(buf)
+    except Exception:  # pylint: disable=broad-except
+        status, err = 0, -2
+    if status < 0 and err >= 0:
+        return True
+    dec.cleanup()
+    return False
 
 
 def decode(buf, flag=1, to_rgb=True):

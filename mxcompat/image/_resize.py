@@ -7,16 +7,21 @@ values and the arithmetic is integer, so results equal OpenCV's scalar code; Ope
 paths round some bilinear/bicubic pixels differently, by at most one intensity level. Float
 images use float arithmetic in OpenCV's order.
 """
+import functools
+import sys
+import threading
+
 import numpy as np
 import torch
 
 from ..base import MXNetError
 
-__all__ = ['resize']
+__all__ = ['resize', 'resize_window']
 
 _COEF_BITS = 11
 _COEF_SCALE = 1 << _COEF_BITS
 _SUPPORTED = (torch.uint8, torch.float32, torch.float64)
+_LITTLE = sys.byteorder == 'little'
 
 
 def _cubic_coeffs(x):
@@ -226,3 +231,92 @@ def resize(t, w, h, interp):
     kind = 1 if area_mode else interp
     return _separable(t, _taps(sw, w, kind, area_mode, True), _taps(sh, h, kind, area_mode, False),
                       t.dtype == torch.uint8)
+
+
+@functools.lru_cache(maxsize=1024)
+def _linear_fixed_taps(ssize, dsize, columns):
+    """Bilinear taps along one axis: (index0, index1, weight0, weight1) int64/int32 tensors."""
+    idx, coeffs = _taps(ssize, dsize, 1, False, columns)
+    wts = np.rint(coeffs * _COEF_SCALE).astype(np.int32)
+    return tuple(torch.from_numpy(np.ascontiguousarray(a))
+                 for a in (idx[:, 0], idx[:, 1], wts[:, 0], wts[:, 1]))
+
+
+def _column_gather(sw, w, x, cw, flip):
+    """Source pixel indices of both bilinear taps of output columns x:x+cw (in reverse order
+    for a mirrored window), and their weights."""
+    c0, c1, a0, a1 = _linear_fixed_taps(sw, w, True)
+    if flip:
+        c0, c1, a0, a1 = _reversed_taps(sw, w)
+        x = w - x - cw
+    end = x + cw
+    return torch.cat([c0[x:end], c1[x:end]]), torch.cat([a0[x:end], a1[x:end]])
+
+
+@functools.lru_cache(maxsize=1024)
+def _reversed_taps(sw, w):
+    return tuple(a.flip(0) for a in _linear_fixed_taps(sw, w, True))
+
+
+_SCRATCH = threading.local()
+
+
+def _scratch(name, shape, dtype):
+    """A per-thread work buffer (reused: fresh large allocations page-fault on every call)."""
+    n = 1
+    for d in shape:
+        n *= d
+    buf = getattr(_SCRATCH, name, None)
+    if buf is None or buf.numel() < n or buf.dtype != dtype:
+        buf = torch.empty(max(n, 1 << 16), dtype=dtype)
+        setattr(_SCRATCH, name, buf)
+    return buf[:n].view(shape)
+
+
+def window_is_exact(sh, sw, h, w, interp):
+    """Whether :func:`resize_window` computes ``resize``'s pixels for this resize (uint8
+    bilinear, not the exact halving OpenCV turns into an area average)."""
+    return interp == 1 and not (sw == 2 * w and sh == 2 * h)
+
+
+def resize_window(t, w, h, y, x, ch, cw, channels=None, flip=False):
+    """Rows ``y:y+ch`` and columns ``x:x+cw`` of ``resize(t[..., :channels], w, h, 1)`` for a
+    C-contiguous (H, W, C) uint8 tensor, left-right mirrored when ``flip``, as a planar
+    (channels, ch, cw) int32 tensor. Only that window is computed (``window_is_exact`` must
+    hold), with OpenCV's fixed-point horizontal pass and its SSE vertical rounding. The result
+    is a per-thread buffer, overwritten by the next call of this thread."""
+    sh, sw, stride = t.shape
+    channels = channels or stride
+    r0, r1, b0, b1 = (a[y:y + ch] for a in _linear_fixed_taps(sh, h, False))
+    lo = int(r0[0])
+    src = t[lo:int(r1[-1]) + 1]
+    nrows = src.shape[0]
+    idx, wts = _column_gather(sw, w, x, cw, flip)
+    prod = _scratch('prod', (channels, nrows, 2 * cw), torch.int32)
+    if stride == 4 and _LITTLE:
+        # gather whole 4-byte pixels as int32 words, then split the channels into planes
+        words = _scratch('gather', (nrows, 2 * cw), torch.int32)
+        torch.gather(src.reshape(nrows, -1).view(torch.int32), 1, idx.expand(nrows, -1),
+                     out=words)
+        for c in range(channels):
+            if c:
+                torch.bitwise_right_shift(words, 8 * c, out=prod[c]).bitwise_and_(255)
+            else:
+                torch.bitwise_and(words, 255, out=prod[c])
+    else:
+        both = _scratch('gather8', (nrows, 2 * cw, stride), torch.uint8)
+        torch.index_select(src, 1, idx, out=both)
+        for c in range(channels):
+            prod[c].copy_(both[:, :, c])
+    prod.mul_(wts)
+    rows = _scratch('rows', (channels, nrows, cw), torch.int32)
+    torch.add(prod[:, :, :cw], prod[:, :, cw:], out=rows)
+    rows >>= 4
+    top = _scratch('top', (channels, ch, cw), torch.int32)
+    bottom = _scratch('bottom', (channels, ch, cw), torch.int32)
+    torch.index_select(rows, 1, r0 - lo, out=top)
+    torch.index_select(rows, 1, r1 - lo, out=bottom)
+    top.mul_(b0.view(-1, 1)).__irshift__(16)
+    bottom.mul_(b1.view(-1, 1)).__irshift__(16)
+    # nonnegative weights summing to 2048 on both axes keep this within [0, 255]: no clamp
+    return top.add_(bottom).add_(2).__irshift__(2)

@@ -2,25 +2,33 @@
 ImageRecordInt8Iter.
 
 Records are decoded (PNG/JPEG as OpenCV does, see mx.image), resized, cropped, mirrored and
-normalized as MXNet's default augmenter and ImageRecordIOParser2 do, in a pool of
-``preprocess_threads`` threads (the decoders and the resize release the GIL). Batching follows
-MXNet: with ``round_batch`` the last batch is completed from the start of the data (and ``pad``
-says how many examples were added, the next epoch continuing after them); without it the last
-batch is filled with zeros and, as in MXNet, ``pad`` is 0. Random augmentations draw from
-numpy's generator (seeded by ``seed``/``seed_aug``), so they differ from MXNet's draws.
+normalized as MXNet's default augmenter and ImageRecordIOParser2 do. Each batch is split into
+``preprocess_threads`` chunks decoded by a thread pool (libjpeg and torch release the GIL)
+while the previous batch is handed out, as MXNet's prefetcher does. The hot path is
+batch-level: the .rec file is memory-mapped, JFIF JPEGs are decoded by one libjpeg call
+straight into a staging buffer (or into the batch), a resize followed by a crop computes only
+the cropped window, and the HWC -> CHW, mean/std and mirror steps are a few torch ops per
+chunk. Batch buffers are recycled once nothing references them (MXNet recycles them too).
+
+Batching follows MXNet: with ``round_batch`` the last batch is completed from the start of the
+data (and ``pad`` says how many examples were added, the next epoch continuing after them);
+without it the last batch is filled with zeros and, as in MXNet, ``pad`` is 0. Random
+augmentations draw from numpy's generator (seeded by ``seed``/``seed_aug``), so they differ
+from MXNet's draws.
 """
 import math
+import mmap
 import os
 import struct
-from concurrent.futures import ThreadPoolExecutor
+import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import torch
 
 from ..base import MXNetError, to_bool, to_float, to_int, to_shape
-from ..image import _codec, _resize
-from ..recordio import unpack
-from .io import MXDataIter
+from ..image import _codec, _hls, _resize, _warp
+from .io import MXDataIter, _READ_AHEAD
 from .native import _REQUIRED, _KIND, _no_positional
 
 __all__ = ['ImageRecordIter', 'ImageRecordUInt8Iter', 'ImageRecordInt8Iter',
@@ -30,6 +38,9 @@ _KINDS = dict(_KIND)
 _KINDS[to_float] = 'float'
 _MAGIC = 0xced7230a
 _HEAD = struct.Struct('<II')
+_IR = struct.Struct('<IfQQ')   # flag, label, id, id2 of an image record
+_LEN_MASK = (1 << 29) - 1
+_DRAWS = 80                    # random numbers per example: more than any augmenter draws
 
 _COMMON = {
     'path_imglist': (str, ''), 'path_imgrec': (str, ''), 'path_imgidx': (str, ''),
@@ -60,10 +71,10 @@ _COMMON = {
 }
 
 # augmentations mxcompat does not implement yet, with their "off" values
-_UNSUPPORTED = {'max_rotate_angle': 0.0, 'max_shear_ratio': 0.0, 'rotate': -1.0,
-                'max_random_scale': 1.0, 'min_random_scale': 1.0, 'max_img_size': 1e10,
-                'min_img_size': 0.0, 'pca_noise': 0.0, 'random_h': 0, 'random_s': 0,
-                'random_l': 0, 'shuffle_chunk_size': 0}
+# MXNet's PCA-noise basis: ImageNet's RGB eigenvectors scaled by their eigenvalues
+_PCA_EIGVEC = (np.array([55.46, 4.794, 1.148], np.float32)
+               * np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140],
+                           [-0.5836, -0.6948, 0.4203]], np.float32))
 
 
 def _params(name, kwargs):
@@ -196,13 +207,20 @@ class _Augmenter:
             self.ratio = (p['min_aspect_ratio'], p['max_aspect_ratio'])
         else:
             self.ratio = (1 - p['max_aspect_ratio'], 1 + p['max_aspect_ratio'])
-        if not p['random_resized_crop'] and self.ratio != (1.0, 1.0):
-            raise NotImplementedError('mx.io.ImageRecordIter: max_aspect_ratio/min_aspect_ratio '
-                                      'without random_resized_crop (affine aspect jitter)')
-        for key, off in _UNSUPPORTED.items():
-            if p[key] != off:
-                raise NotImplementedError('mx.io.ImageRecordIter: parameter %s=%r is not '
-                                          'supported by mxcompat' % (key, p[key]))
+        self.hsl = bool(p['random_h'] or p['random_s'] or p['random_l'])
+        # rotation, shear, scale and aspect jitter and the size limits: one affine warp
+        self.affine = (p['max_rotate_angle'] > 0 or p['max_shear_ratio'] > 0 or p['rotate'] > 0
+                       or p['max_random_scale'] != 1 or p['min_random_scale'] != 1
+                       or (not p['random_resized_crop'] and self.ratio != (1.0, 1.0))
+                       or p['max_img_size'] != 1e10 or p['min_img_size'] != 0)
+        if self.affine and p['inter_method'] == 0:
+            raise MXNetError('ImageRecordIter: invalid inter_method: valid value 0,1,2,3,9,10 '
+                             '(the affine augmentations need 1, 2, 3, 4, 9 or 10)')
+        if self.affine and p['inter_method'] in (2, 4, 10):
+            raise NotImplementedError('mx.io.ImageRecordIter: rotation/shear/scale/aspect '
+                                      'augmentations with inter_method=%d (bicubic or Lanczos '
+                                      'warps) are not supported by mxcompat; use inter_method=1'
+                                      % p['inter_method'])
         if not (0 <= p['inter_method'] <= 4 or 9 <= p['inter_method'] <= 10):
             raise MXNetError('ImageRecordIter: invalid inter_method: valid value 0,1,2,3,9,10')
         if p['random_resized_crop'] and (p['max_crop_size'] != -1 or p['min_crop_size'] != -1
@@ -222,23 +240,104 @@ class _Augmenter:
         return m
 
     def __call__(self, img, rng):
-        p, (_, dh, dw) = self.p, self.shape
+        return self._pca(self._hsl(self._jitter(self._geometry(img, rng), rng), rng), rng)
+
+    def _fill(self, channels):
+        """The border colour: cv::Scalar(v, v, v), so an alpha channel gets 0."""
+        return ([self.p['fill_value']] * 3 + [0])[:channels] if channels != 1 \
+            else [self.p['fill_value']]
+
+    def _geometry(self, img, rng):
+        p = self.p
         if p['resize'] != -1:
             h, w = img.shape[:2]
             r = p['resize']
             nh, nw = (r * h // w, r) if h > w else (r, r * w // h)
             img = _resize_hwc(img, nw, nh, self._interp(w, h, nw, nh, rng))
+        if self.affine:
+            img = self._warp(img, rng)
         if p['pad'] > 0:
-            k = p['pad']
-            img = np.pad(img, ((k, k), (k, k), (0, 0)), constant_values=p['fill_value'])
+            k, (h, w, c) = p['pad'], img.shape
+            out = np.empty((h + 2 * k, w + 2 * k, c), np.uint8)
+            out[:] = np.asarray(self._fill(c), np.uint8)
+            out[k:k + h, k:k + w] = img
+            img = out
         if p['random_resized_crop'] and (p['max_random_area'] != 1 or p['min_random_area'] != 1
                                          or self.ratio != (1.0, 1.0)):
             out = self._random_resized_crop(img, rng)
             if out is not None:
                 return out
         elif p['max_crop_size'] != -1 or p['min_crop_size'] != -1:
-            return self._jitter(self._random_size_crop(img, rng), rng)
-        return self._jitter(self._center_crop(img, rng), rng)
+            return self._random_size_crop(img, rng)
+        return self._center_crop(img, rng)
+
+    def _hsl(self, img, rng):
+        """MXNet's HSL jitter: integer shifts of OpenCV's 8-bit hue (0..180), lightness and
+        saturation, each drawn as (u1 + 4 u2) / 5 scaled to [-random_x, random_x]."""
+        p = self.p
+        if not (p['random_h'] or p['random_s'] or p['random_l']):
+            return img
+        if img.shape[2] != 3:
+            raise MXNetError('ImageRecordIter: random_h/random_s/random_l need 3-channel '
+                             'images (data_shape[0] == 3)')
+        shift = {}
+        for key in ('random_h', 'random_s', 'random_l'):
+            r = (np.float32(rng.uniform()) + np.float32(4) * np.float32(rng.uniform())) \
+                / np.float32(5)
+            shift[key] = int(r * np.float32(p[key]) * np.float32(2) - np.float32(p[key]))
+        return _hls.hls_shift(img, shift['random_h'], shift['random_l'], shift['random_s'])
+
+    def _pca(self, img, rng):
+        """MXNet's PCA lighting noise: one random shift per channel along the ImageNet
+        eigenvectors, added to the uint8 pixels (truncated toward zero, then clipped)."""
+        sigma = self.p['pca_noise']
+        if sigma <= 0:
+            return img
+        if img.shape[2] != 3:
+            raise MXNetError('ImageRecordIter: pca_noise needs 3-channel images '
+                             '(data_shape[0] == 3)')
+        alpha = []
+        for _ in range(3):  # normal(0, sigma) by Box-Muller
+            u1, u2 = 1.0 - rng.uniform(), rng.uniform()
+            alpha.append(np.float32(sigma * math.sqrt(-2.0 * math.log(u1))
+                                    * math.cos(2.0 * math.pi * u2)))
+        shift = _PCA_EIGVEC.dot(np.array(alpha, np.float32))  # (r, g, b)
+        out = np.trunc(img.astype(np.float32) + shift.astype(np.float32))
+        return np.clip(out, 0, 255).astype(np.uint8)
+
+    def _warp(self, img, rng):
+        """MXNet's affine augmentation: shear, rotation, scale and aspect ratio, in float32,
+        onto a canvas of the scaled size (clamped to min/max_img_size)."""
+        p, f32 = self.p, np.float32
+        shear = f32(rng.uniform() * p['max_shear_ratio'] * 2 - p['max_shear_ratio'])
+        angle = rng.randint(-int(p['max_rotate_angle']), int(p['max_rotate_angle']) + 1)
+        if p['rotate'] > 0:
+            angle = int(p['rotate'])
+        a, b = f32(math.cos(angle / 180.0 * math.pi)), f32(math.sin(angle / 180.0 * math.pi))
+        scale = ratio = f32(1)
+        if not p['random_resized_crop']:
+            lo, hi = f32(p['min_random_scale']), f32(p['max_random_scale'])
+            scale = f32(rng.uniform()) * (hi - lo) + lo
+            lo, hi = f32(self.ratio[0]), f32(self.ratio[1])
+            ratio = f32(rng.uniform()) * (hi - lo) + lo
+        hs = f32(2) * scale / (f32(1) + ratio)
+        ws = ratio * hs
+        h, w = img.shape[:2]
+        lo, hi = f32(p['min_img_size']), f32(p['max_img_size'])
+        new_w = max(lo, min(hi, scale * f32(w)))
+        new_h = max(lo, min(hi, scale * f32(h)))
+        m00, m01 = hs * a - shear * b * ws, hs * b + shear * a * ws
+        m10, m11 = -b * ws, a * ws
+        m02 = (new_w - (m00 * f32(w) + m01 * f32(h))) / f32(2)
+        m12 = (new_h - (m10 * f32(w) + m11 * f32(h))) / f32(2)
+        ow, oh = int(new_w), int(new_h)
+        interp = self._interp(w, h, ow, oh, rng)
+        if interp not in (1, 3):  # OpenCV warps with INTER_AREA bilinearly
+            raise NotImplementedError('mx.io.ImageRecordIter: inter_method=9 resolved to a '
+                                      'bicubic warp, which mxcompat does not support; use '
+                                      'inter_method=1')
+        return _warp.warp_affine(img, [m00, m01, m02, m10, m11, m12], ow, oh,
+                                 self._fill(img.shape[2]))
 
     def _jitter(self, img, rng):
         """Brightness, contrast and saturation jitter in random order, on uint8 pixels."""
@@ -320,9 +419,64 @@ class _Augmenter:
         return img[y:y + dh, x:x + dw]
 
 
+def _mirror_hwc(img):
+    """Mirror an (H, W, C) uint8 array left-right in place (4-byte pixels moved as words)."""
+    if img.shape[2] == 4:
+        img = img.view(np.uint32)
+    img[:] = img[:, ::-1].copy()
+
+
+def _unstage(stage, pix):
+    """(n, H, W, S) uint8 staged pixels -> the (n, C, H, W) planes of ``pix``. RGBX/RGBA
+    pixels are split as 32-bit words, much faster than a strided transposing copy."""
+    n, h, w, s = stage.shape
+    if s == 4 and sys.byteorder == 'little':
+        words = torch.from_numpy(stage.view(np.int32)).view(n, h, w)
+        tmp = _resize._scratch('unstage', (n, h, w), torch.int32)
+        for c in range(pix.shape[1]):
+            if c:
+                torch.bitwise_right_shift(words, 8 * c, out=tmp).bitwise_and_(255)
+            else:
+                torch.bitwise_and(words, 255, out=tmp)
+            pix[:, c].copy_(tmp)
+    else:
+        pix.copy_(torch.from_numpy(stage).permute(0, 3, 1, 2)[:, :pix.shape[1]])
+
+
+class _Draws:
+    """The random numbers of one example, drawn for the whole batch up front so that the
+    augmentations do not depend on which thread handles the example; the interface of the
+    numpy generator calls the augmenter makes."""
+    __slots__ = ('u', 'k')
+
+    def __init__(self, u):
+        self.u = u
+        self.k = 0
+
+    def uniform(self, lo=0.0, hi=1.0):
+        k = self.k
+        self.k = k + 1
+        return lo + (hi - lo) * self.u[k % _DRAWS]
+
+    def randint(self, lo, hi):
+        return min(lo + int(self.uniform() * (hi - lo)), hi - 1)
+
+    def permutation(self, n):
+        keys = [self.uniform() for _ in range(n)]
+        return sorted(range(n), key=keys.__getitem__)
+
+
+class _Job:
+    """One batch in flight: the encoded images, per-example random numbers, the uint8 staging
+    buffer the workers decode and crop into, and the output the workers normalize into."""
+    __slots__ = ('bufs', 'ids', 'draws', 'stage', 'out', 'label', 'pad', 'real', 'futures',
+                 'mult', 'bias', 'mirror', 'direct')
+
+
 class _ImageRecordBase(MXDataIter):
     _NAME = 'ImageRecordIter'
-    _OUT = np.float32
+    _OUT, _OUT_NP = torch.float32, np.float32
+    _PIX = torch.float32   # the dtype the pixel values are gathered in before _finish
     # the _v1 iterators report the padding of a last batch without round_batch and leave the
     # previous batch's examples in its padded rows; the others report 0 and MXNet leaves the
     # rows uninitialised (mxcompat: zeros)
@@ -350,11 +504,33 @@ class _ImageRecordBase(MXDataIter):
         self._labels = (_read_imglist(p['path_imglist'], p['label_width'])
                         if p['path_imglist'] else None)
         self._file = open(self._path, 'rb')
-        self._pool = ThreadPoolExecutor(max(1, p['preprocess_threads']))
+        self._size = os.path.getsize(self._path)
+        self._map = (mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
+                     if self._size else b'')
+        self._threads = max(1, p['preprocess_threads'])
+        self._pool = ThreadPoolExecutor(self._threads)
+        self._inflight = None
+        self._outs, self._stages = [], []   # batch buffers, recycled (see _recycle)
         self._shuffle_rng = np.random.RandomState(p['seed'])
         seed = p['seed_aug'] if p['seed_aug'] is not None else p['seed']
         self._aug_rng = np.random.RandomState(seed)
-        c = p['data_shape'][0]
+        self._random = (p['rand_crop'] or p['rand_mirror'] or p['random_resized_crop']
+                        or self._aug.affine or p['pca_noise'] > 0 or self._aug.hsl
+                        or p['inter_method'] == 10 or p['max_crop_size'] != -1
+                        or p['min_crop_size'] != -1 or p['brightness'] > 0
+                        or p['contrast'] > 0 or p['saturation'] > 0
+                        or p['max_random_contrast'] > 0 or p['max_random_illumination'] > 0)
+        self._jitter = p['max_random_contrast'] > 0 or p['max_random_illumination'] > 0
+        # the augmenter only resizes and crops: images already data_shape-sized are decoded
+        # straight into the batch, resized ones get only their crop window computed
+        crop_only = p['pad'] == 0 and not (
+            self._aug.affine or self._aug.hsl or p['pca_noise'] > 0 or p['random_resized_crop']
+            or p['max_crop_size'] != -1 or p['min_crop_size'] != -1 or p['brightness'] > 0
+            or p['contrast'] > 0 or p['saturation'] > 0)
+        self._plain = crop_only and p['resize'] == -1
+        self._window = crop_only and p['resize'] != -1 and p['inter_method'] == 1
+        c, h, w = p['data_shape']
+        self._stage_shape = (h, w, 4 if c != 1 else 1)
         if c == 1:
             self._mean = np.float32(p['mean_r'])
             self._mult = np.float32(p['scale'] / p['std_r'])
@@ -363,9 +539,14 @@ class _ImageRecordBase(MXDataIter):
             self._mean = np.array([p['mean_' + k] for k in keys], np.float32)[:, None, None]
             self._mult = np.array([p['scale'] / p['std_' + k] for k in keys],
                                   np.float32)[:, None, None]
+        self._mean_t = torch.from_numpy(np.asarray(self._mean).reshape(-1, 1, 1))
+        self._mult_t = torch.from_numpy(np.asarray(self._mult).reshape(-1, 1, 1))
+        self._identity = (not np.any(self._mean) and np.all(self._mult == 1))
         self._mean_img = None
-        if p['mean_img'] and self._OUT is not np.uint8:
+        if p['mean_img'] and self._OUT is not torch.uint8:
             self._mean_img = self._load_mean_img(p['mean_img'])
+        self._chunk_rng = np.random.RandomState(p['shuffle_chunk_seed'])
+        self._chunks = self._split_chunks() if p['shuffle_chunk_size'] > 0 else None
         self._order = self._epoch_order()
         self._pos = 0
         self._overflow = 0
@@ -375,97 +556,251 @@ class _ImageRecordBase(MXDataIter):
         self._start()
 
     def __del__(self):
+        self._drain()
         pool = getattr(self, '_pool', None)
         if pool is not None:
             pool.shutdown(wait=False)
+        if isinstance(getattr(self, '_map', None), mmap.mmap):
+            self._map.close()
         f = getattr(self, '_file', None)
         if f is not None:
             f.close()
 
     def _epoch_order(self):
-        order = list(self._offsets)
-        if self._p['shuffle']:
-            self._shuffle_rng.shuffle(order)
-        return order
-
-    # -- one example -------------------------------------------------------------------------
-    def _example(self, raw, rng_seed):
         p = self._p
-        header, buf = unpack(raw)
-        rng = np.random.RandomState(rng_seed)
-        c = p['data_shape'][0]
+        if p['shuffle']:
+            order = list(self._offsets)
+            self._shuffle_rng.shuffle(order)
+            return order
+        if p['shuffle_chunk_size'] > 0:
+            # dmlc's InputSplitShuffle: the part is read as chunks of about
+            # shuffle_chunk_size MB, visited in a new random order every epoch
+            chunks = self._chunks
+            return [o for k in self._chunk_rng.permutation(len(chunks)) for o in chunks[k]]
+        return list(self._offsets)
+
+    def _split_chunks(self):
+        """The records of this part grouped into chunks of ~shuffle_chunk_size MB."""
+        offs = self._offsets
+        if not offs:
+            return []
+        span = offs[-1] + 1 - offs[0]
+        count = max(1, -(-span // (self._p['shuffle_chunk_size'] << 20)))
+        step = -(-span // count)
+        chunks = [[] for _ in range(count)]
+        for o in offs:
+            chunks[min(count - 1, (o - offs[0]) // step)].append(o)
+        return [c for c in chunks if c]
+
+    # -- records -----------------------------------------------------------------------------
+    def _payload(self, offset):
+        """The bytes of the logical record at ``offset`` (one slice of the mapped file)."""
+        if offset + 8 <= self._size:
+            magic, lrec = _HEAD.unpack_from(self._map, offset)
+            length = lrec & _LEN_MASK
+            if magic == _MAGIC and lrec >> 29 == 0 and offset + 8 + length <= self._size:
+                return self._map[offset + 8:offset + 8 + length]
+        return _read_record(self._file, offset, self._path)  # split record, or the error
+
+    def _record(self, offset):
+        """(image id, label array, encoded image) of the record at ``offset``."""
+        raw = self._payload(offset)
+        if len(raw) < _IR.size:
+            raise MXNetError('%s: invalid record at byte %d of %r: %d bytes, shorter than the '
+                             'image record header' % (self._NAME, offset, self._path, len(raw)))
+        flag, label, image_id, _ = _IR.unpack_from(raw, 0)
+        lw = self._p['label_width']
+        if self._labels is not None:
+            if image_id not in self._labels:
+                raise MXNetError('%s: image index %d is not in path_imglist'
+                                 % (self._NAME, image_id))
+            label = self._labels[image_id]
+        elif flag > 0:
+            if lw != flag:
+                raise MXNetError('%s: rec file provide %d-dimensional label but label_width is '
+                                 'set to %d' % (self._NAME, flag, lw))
+            label = np.frombuffer(raw, np.float32, flag, _IR.size)
+        elif lw != 1:
+            raise MXNetError('%s: label_width must be 1 unless an imglist is provided or the '
+                             'rec file is packed with multi dimensional label' % self._NAME)
+        start = _IR.size + 4 * flag
+        return image_id, label, raw[start:] if start else raw
+
+    # -- one example (in a worker thread) -----------------------------------------------------
+    def _decode(self, buf, image_id, stage):
+        """The decoded image, (H, W, C) uint8, where C = 4 can also be RGBX pixels of a
+        colour output (the 4th value unused); None when it went straight into ``stage``."""
+        c = self._p['data_shape'][0]
         if c == 4:
             img = _codec.cv_imdecode(buf, -1)
             if img.ndim != 3 or img.shape[2] != 4:
                 raise MXNetError('%s: Invalid image with index %d. Expected 4 channels, got %d'
-                                 % (self._NAME, header.id, 1 if img.ndim == 2 else img.shape[2]))
-            img = img[:, :, [2, 1, 0, 3]]
+                                 % (self._NAME, image_id, 1 if img.ndim == 2 else img.shape[2]))
+            return img[:, :, [2, 1, 0, 3]]
+        head = _codec.jpeg_header(buf)
+        if head is not None:
+            h, w = head[0], head[1]
+            if self._plain and (h, w) == stage.shape[:2]:
+                if _codec.decode_jpeg_into(buf, stage if c == 3 else stage[:, :, 0]):
+                    return None
+            else:
+                img = np.empty((h, w, 4) if c == 3 else (h, w, 1), np.uint8)
+                if _codec.decode_jpeg_into(buf, img if c == 3 else img[:, :, 0]):
+                    return img
+        return _codec.decode(buf, 1 if c == 3 else 0, True)
+
+    def _resized_window(self, img, rng, pix, flip):
+        """``resize`` then the crop (and mirror), computing only the cropped pixels, straight
+        into ``pix`` (C, H, W): the default bilinear resize of an image at least data_shape
+        large. False where the augmenter must run instead."""
+        h, w = img.shape[:2]
+        r = self._p['resize']
+        nh, nw = (r * h // w, r) if h > w else (r, r * w // h)
+        c, dh, dw = self._p['data_shape']
+        if nh < dh or nw < dw or not _resize.window_is_exact(h, w, nh, nw, 1):
+            return False
+        y, x = nh - dh, nw - dw
+        if self._p['rand_crop']:
+            y, x = rng.randint(0, y + 1), rng.randint(0, x + 1)
         else:
-            img = _codec.decode(buf, 1 if c == 3 else 0, True)
-        label = self._label(header)
-        img = self._aug(img, rng)
-        mirrored = (p['rand_mirror'] and rng.uniform() < 0.5) or p['mirror']
-        data = self._normalize(np.ascontiguousarray(img.transpose(2, 0, 1)), rng)
-        return (data[:, :, ::-1] if mirrored else data), label
+            y, x = y // 2, x // 2
+        flip = flip() if flip else False
+        pix.copy_(_resize.resize_window(torch.from_numpy(img), nw, nh, y, x, dh, dw, c, flip))
+        return True
 
-    def _load_mean_img(self, path):
-        """The mean image file; when it does not exist, MXNet averages the (augmented)
-        examples of the data set and saves that as ``{'mean_img': mean}``."""
-        from .. import ndarray as nd
-        if os.path.exists(path):
-            loaded = nd.load(path)
-            data = list(loaded.values()) if isinstance(loaded, dict) else list(loaded)
-            if len(data) != 1 or data[0].ndim != 3:
-                raise MXNetError('%s: Invalid mean image file format: %s' % (self._NAME, path))
-            return data[0].asnumpy().astype(np.float32)
-        total = None
-        for d, _ in self._examples(self._offsets):
-            total = d.astype(np.float64) if total is None else total + d
-        if total is None:
-            raise MXNetError('%s: cannot create mean image %s from an empty data set'
-                             % (self._NAME, path))
-        mean = (total / len(self._offsets)).astype(np.float32)
-        nd.save(path, {'mean_img': nd.array(mean)})
-        return mean
-
-    def _label(self, header):
-        lw = self._p['label_width']
-        if self._labels is not None:
-            if header.id not in self._labels:
-                raise MXNetError('%s: image index %d is not in path_imglist'
-                                 % (self._NAME, header.id))
-            return self._labels[header.id]
-        lab = np.asarray(header.label, np.float32).reshape(-1)
-        if header.flag > 0:
-            if lw != lab.size:
-                raise MXNetError('%s: rec file provide %d-dimensional label but label_width is '
-                                 'set to %d' % (self._NAME, lab.size, lw))
-        elif lw != 1:
-            raise MXNetError('%s: label_width must be 1 unless an imglist is provided or the '
-                             'rec file is packed with multi dimensional label' % self._NAME)
-        return lab
-
-    def _normalize(self, data, rng):
+    def _flip(self, rng):
         p = self._p
-        mult = self._mult
-        bias = np.float32(0)
-        if p['max_random_contrast'] > 0 or p['max_random_illumination'] > 0:
-            c = p['max_random_contrast']
-            i = p['max_random_illumination']
-            contrast = np.float32((rng.uniform() * c * 2 - c + 1) * p['scale'])
-            mult = self._mult * (contrast / np.float32(p['scale']))
-            bias = np.float32((rng.uniform() * i * 2 - i) * p['scale']) * \
-                (self._mult / np.float32(p['scale']))
-        mean = self._mean if self._mean_img is None else self._mean_img
-        return (data.astype(np.float32) - mean) * mult + bias
+        return (p['rand_mirror'] and rng.uniform() < 0.5) or p['mirror']
+
+    def _example(self, job, i, pix):
+        """Decode and augment example ``i`` into the staging buffer, or straight into its
+        pixel row ``pix`` (then ``job.direct[i]``)."""
+        p = self._p
+        rng = _Draws(job.draws[i]) if job.draws is not None else None
+        stage = job.stage[i]
+        img = self._decode(job.bufs[i], job.ids[i], stage)
+        # per-channel normalization commutes with mirroring: mirror the pixels unless a mean
+        # image is subtracted first
+        early = self._mean_img is None
+        flip = False
+        if img is None:
+            flip = self._flip(rng)
+            if flip and early:
+                _mirror_hwc(stage)
+                flip = False
+        elif self._window and self._resized_window(
+                img, rng, pix, (lambda: self._flip(rng)) if early else None):
+            job.direct[i] = True
+            if not early:
+                flip = self._flip(rng)
+        else:
+            if img.shape[2] == 4 and p['data_shape'][0] == 3:
+                img = img[:, :, :3]
+            out = self._aug(img, rng)
+            flip = self._flip(rng)
+            stage[:, :, :out.shape[2]] = out
+            if flip and early:
+                _mirror_hwc(stage)
+                flip = False
+        job.mirror[i] = flip
+        if self._jitter:
+            ct, il, s = p['max_random_contrast'], p['max_random_illumination'], p['scale']
+            contrast = np.float32((rng.uniform() * ct * 2 - ct + 1) * s)
+            job.mult[i] = (self._mult * (contrast / np.float32(s))).reshape(-1)
+            job.bias[i] = (np.float32((rng.uniform() * il * 2 - il) * s)
+                           * (self._mult / np.float32(s))).reshape(-1)
+
+    def _work(self, job, lo, hi):
+        out = job.out[lo:hi]
+        pix = out if self._PIX is self._OUT else torch.empty(out.shape, dtype=self._PIX)
+        for i in range(lo, hi):
+            self._example(job, i, pix[i - lo])
+        start = lo
+        for i in range(lo, hi + 1):  # runs of rows still in the staging buffer
+            if i == hi or job.direct[i]:
+                if i > start:
+                    _unstage(job.stage[start:i], pix[start - lo:i - lo])
+                start = i + 1
+        self._finish(job, pix, out, lo, hi)
+        for i in range(lo, hi):
+            if job.mirror[i]:  # after the mean image, as MXNet mirrors
+                out[i - lo] = out[i - lo].flip(2)
+
+    def _finish(self, job, pix, out, lo, hi):
+        """Normalize the (n, C, H, W) pixels ``pix`` (``out`` itself for float output)."""
+        mean = self._mean_t if self._mean_img is None else self._mean_img
+        if self._jitter:
+            n = hi - lo
+            out.sub_(mean).mul_(torch.from_numpy(job.mult[lo:hi]).view(n, -1, 1, 1)) \
+                .add_(torch.from_numpy(job.bias[lo:hi]).view(n, -1, 1, 1))
+        elif self._mean_img is not None or not self._identity:
+            out.sub_(mean).mul_(self._mult_t)
 
     # -- batches -----------------------------------------------------------------------------
-    def _examples(self, offsets):
-        raws = [_read_record(self._file, o, self._path) for o in offsets]
-        seeds = self._aug_rng.randint(0, 2 ** 31, size=len(raws))
-        return list(self._pool.map(self._example, raws, seeds))
+    def _submit(self, offsets, bs):
+        """Start decoding the records at ``offsets`` into a batch of ``bs`` rows."""
+        job = _Job()
+        n = len(offsets)
+        records = [self._record(o) for o in offsets]
+        job.ids = [r[0] for r in records]
+        job.bufs = [r[2] for r in records]
+        job.label = np.zeros((bs, self._p['label_width']), np.float32)
+        for i, r in enumerate(records):
+            job.label[i] = r[1]
+        job.draws = (self._aug_rng.random_sample((n, _DRAWS)).tolist() if self._random
+                     else None)
+        job.stage = self._recycle(self._stages, (bs,) + self._stage_shape, np.uint8, 4)[:n]
+        job.out = torch.from_numpy(self._recycle(
+            self._outs, (bs,) + tuple(self._p['data_shape']), self._OUT_NP, _READ_AHEAD + 4))
+        job.mirror = [False] * n
+        job.direct = [False] * n
+        if self._jitter:
+            c = self._p['data_shape'][0]
+            job.mult = np.empty((n, c), np.float32)
+            job.bias = np.empty((n, c), np.float32)
+        chunks = min(self._threads, n)
+        bounds = [n * k // chunks for k in range(chunks + 1)]
+        job.futures = [self._pool.submit(self._work, job, bounds[k], bounds[k + 1])
+                       for k in range(chunks)]
+        return job
 
-    def _produce(self):
+    @staticmethod
+    def _recycle(pool, shape, dtype, keep):
+        """A buffer of ``pool`` that nothing references any more (the batches handed out keep
+        theirs alive), else a new one. Fresh large buffers cost a page fault per 4 KiB on
+        first touch, about as much as decoding: MXNet recycles its batch buffers too."""
+        for buf in pool:
+            # references: the pool, this loop and getrefcount's argument; every tensor or
+            # array made from it holds one more (through the storage or the array base)
+            if sys.getrefcount(buf) == 3 and buf.shape == shape:
+                return buf
+        buf = np.empty(shape, dtype)
+        if len(pool) < keep:
+            pool.append(buf)
+        return buf
+
+    @staticmethod
+    def _wait(job):
+        for f in job.futures:
+            f.result()
+        return job
+
+    def _drain(self):
+        """Drop the batch in flight: its chunks not started are cancelled; running ones
+        finish into the job's own buffers, which stay out of recycling until then."""
+        job, self._inflight = getattr(self, '_inflight', None), None
+        if job is not None:
+            for f in job.futures:
+                f.cancel()
+
+    def _examples(self, offsets):
+        """(data, label) of examples ``offsets``, normalized, as one (n, C, H, W) batch."""
+        job = self._wait(self._submit(offsets, len(offsets)))
+        return job.out, job.label
+
+    def _next_take(self):
+        """The records of the next batch, its padding and the number of real examples (None
+        at the end of the epoch); advances the epoch position as MXNet's BatchLoader."""
         if self._overflow:
             return None
         bs = self._batch_size()
@@ -488,27 +823,73 @@ class _ImageRecordBase(MXDataIter):
                 real = bs
             elif self._V1:
                 pad = bs - len(take)
-        examples = self._examples(take)
-        if self._V1 and self._last is not None:
-            data, label = self._last[0].copy(), self._last[1].copy()
-        else:
-            data = np.zeros((bs,) + tuple(self._p['data_shape']), self._OUT)
-            label = np.zeros((bs, self._p['label_width']), np.float32)
-        for i, (d, l) in enumerate(examples[:real]):
-            data[i] = d
-            label[i] = l
+        return take, pad, real
+
+    def _start_next(self):
+        nxt = self._next_take()
+        if nxt is None:
+            return None
+        take, pad, real = nxt
+        job = self._submit(take[:real], self._batch_size())
+        job.pad, job.real = pad, real
+        return job
+
+    def _produce(self):
+        job, self._inflight = self._inflight, None
+        if job is None:
+            job = self._start_next()
+            if job is None:
+                return None
+        self._wait(job)
+        # the next batch decodes in the pool while this one is handed out (MXNet prefetches);
+        # an error reading its records is raised with that batch
+        try:
+            self._inflight = self._start_next()
+        except MXNetError as err:
+            self._inflight = _Job()
+            self._inflight.futures = [Future()]
+            self._inflight.futures[0].set_exception(err)
+        data, label, real = job.out, job.label, job.real
+        if real < len(data):
+            if self._V1 and self._last is not None:
+                data[real:] = self._last[0][real:]
+                label[real:] = self._last[1][real:]
+            else:
+                data[real:] = 0
         self._last = (data, label)
-        return [data, label, pad, np.zeros(bs, np.uint64)]
+        return [data.numpy(), label, job.pad, np.zeros(len(data), np.uint64)]
 
     def _batch_size(self):
         return self._p['batch_size']
 
     def _rewind(self):
+        self._drain()
         if self._overflow:
             self._overflow = 0
         else:
             self._order = self._epoch_order()
             self._pos = 0
+
+    def _load_mean_img(self, path):
+        """The mean image file; when it does not exist, MXNet averages the (augmented)
+        examples of the data set and saves that as ``{'mean_img': mean}``."""
+        from .. import ndarray as nd
+        if os.path.exists(path):
+            loaded = nd.load(path)
+            data = list(loaded.values()) if isinstance(loaded, dict) else list(loaded)
+            if len(data) != 1 or data[0].ndim != 3:
+                raise MXNetError('%s: Invalid mean image file format: %s' % (self._NAME, path))
+            return torch.from_numpy(data[0].asnumpy().astype(np.float32))
+        if not self._offsets:
+            raise MXNetError('%s: cannot create mean image %s from an empty data set'
+                             % (self._NAME, path))
+        total = torch.zeros(tuple(self._p['data_shape']), dtype=torch.float64)
+        step = self._p['batch_size']
+        for k in range(0, len(self._offsets), step):
+            total += self._examples(self._offsets[k:k + step])[0].sum(0, dtype=torch.float64)
+        mean = (total / len(self._offsets)).to(torch.float32)
+        nd.save(path, {'mean_img': nd.array(mean.numpy())})
+        return mean
 
 
 class ImageRecordIter(_ImageRecordBase):
@@ -558,7 +939,19 @@ class ImageRecordIter(_ImageRecordBase):
         A mean image file (``mx.nd.save`` format) subtracted instead of mean_r/g/b; created
         from the data set when it does not exist.
 
-    Rotation, shear, scale jitter, HSL and PCA noise and ``shuffle_chunk_size`` raise
+    max_rotate_angle, rotate, max_shear_ratio, min_random_scale, max_random_scale,
+    min_img_size, max_img_size : optional
+        MXNet's affine augmentation (also used for max/min_aspect_ratio without
+        random_resized_crop): one bilinear warp with OpenCV's fixed-point arithmetic, the
+        border filled with ``fill_value``.
+
+    random_h, random_s, random_l, pca_noise : optional
+        HSL jitter (OpenCV's 8-bit HLS conversion) and PCA lighting noise.
+    shuffle_chunk_size, shuffle_chunk_seed : int, optional
+        Without ``shuffle``, read the part as chunks of about this many MB in a random order
+        every epoch (records keep their order inside a chunk).
+
+    Bicubic and Lanczos warps (affine augmentations with inter_method 2, 4 or 10) raise
     NotImplementedError.
     """
 
@@ -566,20 +959,22 @@ class ImageRecordIter(_ImageRecordBase):
 class ImageRecordUInt8Iter(ImageRecordIter):
     """ImageRecordIter that outputs the augmented pixels as uint8, without normalization."""
     _NAME = 'ImageRecordUInt8Iter'
-    _OUT = np.uint8
+    _OUT, _OUT_NP = torch.uint8, np.uint8
+    _PIX = torch.uint8
 
-    def _normalize(self, data, rng):
-        return data
+    def _finish(self, job, pix, out, lo, hi):
+        pass
 
 
 class ImageRecordInt8Iter(ImageRecordIter):
     """ImageRecordIter that outputs ``saturate(pixel - round(mean))`` as int8."""
     _NAME = 'ImageRecordInt8Iter'
-    _OUT = np.int8
+    _OUT, _OUT_NP = torch.int8, np.int8
+    _PIX = torch.int16
 
-    def _normalize(self, data, rng):
-        return np.clip(data.astype(np.int16) - np.round(self._mean).astype(np.int16),
-                       -128, 127)
+    def _finish(self, job, pix, out, lo, hi):
+        mean = torch.round(self._mean_t).to(torch.int16)
+        out.copy_((pix - mean).clamp_(-128, 127))
 
 
 class ImageRecordIter_v1(ImageRecordIter):  # pylint: disable=invalid-name

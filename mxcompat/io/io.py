@@ -4,6 +4,7 @@ import logging
 import threading
 
 import numpy as np
+import torch
 
 from ..base import mx_real_t
 from ..ndarray import NDArray, array, concat, from_numpy, tile
@@ -51,6 +52,18 @@ class DataDesc(namedtuple('DataDesc', ['name', 'shape'])):
             return [DataDesc(name, shape) for name, shape in shapes]
         type_of = dict(types)
         return [DataDesc(name, shape, type_of[name]) for name, shape in shapes]
+
+
+_CONTIGUOUS = torch.contiguous_format
+
+
+def _batch_slice(arr, s, axis):
+    """``arr[s]`` along ``axis`` as a new contiguous array (MXNet's slice_axis copies)."""
+    t = arr._t
+    if 0 <= s.start <= s.stop <= t.shape[axis]:
+        return arr._like((t[s] if axis == 0 else t.narrow(axis, s.start, s.stop - s.start))
+                         .clone(memory_format=_CONTIGUOUS))
+    return _slice_along_batch_axis(arr, s, axis)
 
 
 class DataBatch(object):
@@ -400,9 +413,14 @@ class NDArrayIter(DataIter):
         """Returns the next batch of data."""
         if not self.iter_next():
             raise StopIteration
+        cur, end = self.cursor, self.cursor + self.batch_size
+        if type(self) is NDArrayIter and 0 <= cur and end <= self.num_data:
+            # a whole batch inside the data: nothing to pad, roll over or cache
+            return DataBatch(data=self._getdata(self.data, cur, end),
+                             label=self._getdata(self.label, cur, end), pad=0, index=None)
         data = self.getdata()
         label = self.getlabel()
-        if data[0].shape[self.layout.find('N')] != self.batch_size:
+        if data[0]._t.shape[self.layout.find('N')] != self.batch_size:
             # an incomplete last batch ends the epoch; 'roll_over' uses it next epoch
             self._cache_data = data
             self._cache_label = label
@@ -417,8 +435,9 @@ class NDArrayIter(DataIter):
             end = data_source[0][1].shape[0] if data_source else 0
         s = slice(start, end)
         axis = self.layout.find('N')
-        return [_slice_along_batch_axis(v, s, axis) if isinstance(v, NDArray)
-                else self._read_h5(v, s) for _, v in data_source]
+        return [_batch_slice(v, s, axis) if type(v) is NDArray
+                else self._read_h5(v, s) if not isinstance(v, NDArray)
+                else _slice_along_batch_axis(v, s, axis) for _, v in data_source]
 
     def _read_h5(self, dataset, s):
         # h5py reads only increasing indices: read sorted, then restore the order of idx

@@ -1,6 +1,5 @@
 """DataParallelExecutorGroup: one executor per context, each running a slice of the batch."""
 import logging
-from collections import OrderedDict
 
 import numpy as np
 import torch
@@ -19,11 +18,12 @@ def _copy_part(src, dst, axis, begin, end):
     t = src._t.detach()
     if axis >= 0 and (begin != 0 or end != t.shape[axis]):
         t = t.narrow(axis, begin, end - begin)
-    if tuple(t.shape) != dst.shape:
+    d = dst._t
+    if t.shape != d.shape:
         raise MXNetError('Module: an input of shape %s does not fit the bound array of shape '
                          '%s; call reshape (or forward, which reshapes) for new shapes'
                          % (tuple(t.shape), dst.shape))
-    dst._t.detach().copy_(t)
+    d.detach().copy_(t)
 
 
 def _load_general(data, targets, major_axis):
@@ -499,7 +499,9 @@ class DataParallelExecutorGroup(object):
             if not pre_sliced:
                 labels_slice = []
                 for label, axis in zip(labels, self.label_layouts):
-                    if axis == 0:
+                    if axis == 0 and islice.start == 0 and islice.stop == len(label):
+                        labels_slice.append(label)  # one device: its slice is the batch
+                    elif axis == 0:
                         labels_slice.append(label[islice])
                     elif axis > 0:
                         t = label._t.narrow(axis, islice.start, islice.stop - islice.start)
@@ -508,9 +510,8 @@ class DataParallelExecutorGroup(object):
                         labels_slice.append(label)
             else:
                 labels_slice = labels[current_exec]
-            labels_ = OrderedDict(zip(self.label_names, labels_slice))
-            preds = OrderedDict(zip(self.output_names, texec.outputs))
-            eval_metric.update_dict(labels_, preds)
+            eval_metric.update_dict(dict(zip(self.label_names, labels_slice)),
+                                    dict(zip(self.output_names, texec.outputs)))
 
     def _bind_ith_exec(self, i, data_shapes, label_shapes, shared_group):
         """Binds the executor of device ``i``: parameters (with gradients and auxiliary

@@ -7,7 +7,7 @@ from .. import optimizer as opt
 from .. import ndarray as nd
 from ..utils.fileio import atomic_write_bytes
 from .executor_group import DataParallelExecutorGroup
-from ..model import _create_kvstore, _initialize_kvstore, _update_params, \
+from ..model import _create_kvstore, _device_updates, _initialize_kvstore, _update_params, \
     _update_params_on_kvstore
 from ..model import load_checkpoint
 from ..initializer import Uniform, InitDesc
@@ -91,6 +91,7 @@ class Module(BaseModule):
         self._kvstore = None
         self._update_on_kvstore = None
         self._updater = None
+        self._update_args = None
         self._preload_opt_states = None
         self._grad_req = None
         self._exec_group = None
@@ -509,7 +510,7 @@ class Module(BaseModule):
             ``self.for_training``.
         """
         assert self.binded and self.params_initialized
-        curr_data_shapes = tuple(i.shape for i in self._data_shapes)
+        curr_data_shapes = tuple([i.shape for i in self._data_shapes])
         if isinstance(data_batch, list):
             assert data_batch is not None, 'Encountered empty data batch'
             new_data_shapes = []
@@ -521,7 +522,7 @@ class Module(BaseModule):
                 new_data_shapes.append((len(data_batch) * shape[0],) + shape[1:])
             new_data_shapes = tuple(new_data_shapes)
         else:
-            new_data_shapes = tuple(i.shape for i in data_batch.data)
+            new_data_shapes = tuple([i.shape for i in data_batch.data])
         if curr_data_shapes != new_data_shapes:
             if hasattr(data_batch, 'provide_data') and data_batch.provide_data:
                 new_dshape = data_batch.provide_data
@@ -560,10 +561,20 @@ class Module(BaseModule):
             _update_params_on_kvstore(self._exec_group.param_arrays,
                                       self._exec_group.grad_arrays,
                                       self._kvstore, self._exec_group.param_names)
-        else:
+        elif self._kvstore:
             _update_params(self._exec_group.param_arrays, self._exec_group.grad_arrays,
                            updater=self._updater, num_device=len(self._context),
                            kvstore=self._kvstore, param_names=self._exec_group.param_names)
+        else:
+            # the updater's arguments only change when the executors are bound or reshaped
+            params, grads = self._exec_group.param_arrays, self._exec_group.grad_arrays
+            cache = self._update_args
+            if cache is None or cache[0] is not params or cache[1] is not grads:
+                cache = self._update_args = (params, grads, _device_updates(
+                    params, grads, len(self._context)))
+            updater = self._updater
+            for indices, grad_list, weights in cache[2]:
+                updater(indices, grad_list, weights)
 
     def get_outputs(self, merge_multi_context=True):
         """Gets outputs of the previous forward computation.

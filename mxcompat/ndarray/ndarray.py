@@ -360,47 +360,80 @@ class NDArray:
         return (_rebuild, (self.asnumpy(),))
 
     # ---------------------------------------------------------------- arithmetic
+    # The hot dunders inline their common cases (same-dtype arrays, Python scalars that need no
+    # cast): one Python frame around the torch call.
     def __add__(self, other):
+        t = self._t
         if type(other) is NDArray:
-            t, o = self._t, other._t
+            o = other._t
             if t.dtype is o.dtype:
                 r = _new(NDArray)
                 r._t = t + o
                 r._ctx = self._ctx
                 return r
+        elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
+            r = _new(NDArray)
+            r._t = t + other
+            r._ctx = self._ctx
+            return r
         return _binary(self, other, torch.add, torch.add)
 
     __radd__ = __add__
 
     def __sub__(self, other):
+        t = self._t
         if type(other) is NDArray:
-            t, o = self._t, other._t
+            o = other._t
             if t.dtype is o.dtype:
                 r = _new(NDArray)
                 r._t = t - o
                 r._ctx = self._ctx
                 return r
+        elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
+            r = _new(NDArray)
+            r._t = t - other
+            r._ctx = self._ctx
+            return r
         return _binary(self, other, torch.sub, torch.sub)
 
     def __rsub__(self, other):
         return _rscalar(self, other, torch.sub)
 
     def __mul__(self, other):
+        t = self._t
         if type(other) is NDArray:
-            t, o = self._t, other._t
+            o = other._t
             if t.dtype is o.dtype:
                 r = _new(NDArray)
                 r._t = t * o
                 r._ctx = self._ctx
                 return r
+        elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
+            r = _new(NDArray)
+            r._t = t * other
+            r._ctx = self._ctx
+            return r
         return _binary(self, other, torch.mul, torch.mul)
 
     __rmul__ = __mul__
 
     def __truediv__(self, other):
         t = self._t
-        if t.dtype in _INT_DTYPES:
+        dt = t.dtype
+        if dt in _INT_DTYPES:
             return _binary(self, other, _int_div, _int_div)
+        if type(other) is NDArray:
+            o = other._t
+            if o.dtype is dt:
+                r = _new(NDArray)
+                r._t = t / o
+                r._ctx = self._ctx
+                return r
+        elif type(other) is float or type(other) is int:
+            r = _new(NDArray)
+            r._t = t / other
+            r._ctx = self._ctx
+            return r
         return _binary(self, other, torch.div, torch.div)
 
     __div__ = __truediv__
@@ -425,7 +458,10 @@ class NDArray:
         return _rscalar(self, other, torch.pow)
 
     def __neg__(self):
-        return self._like(torch.neg(self._t))
+        r = _new(NDArray)
+        r._t = -self._t
+        r._ctx = self._ctx
+        return r
 
     def __abs__(self):
         return self._like(torch.abs(self._t))
@@ -483,11 +519,14 @@ class NDArray:
         Integer indexing that would remove every axis returns shape (1,), as MXNet 1.x does.
         """
         t = self._t
-        if type(key) is slice and (key.step is None or key.step > 0):
-            r = _new(NDArray)
-            r._t = t[key]
-            r._ctx = self._ctx
-            return r
+        if type(key) is slice:
+            try:
+                r = _new(NDArray)
+                r._t = t[key]
+                r._ctx = self._ctx
+                return r
+            except ValueError:  # a negative step: flipped below
+                pass
         if type(key) is int:
             if t.dim() == 1:
                 n = t.shape[0]
@@ -557,16 +596,32 @@ class NDArray:
         reverse : bool, default False
             If true then the special values are inferred from right to left.
         """
-        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
-            shape = shape[0]
-        if not kwargs and shape and 0 not in shape and min(shape) >= -1:
+        global _plain_target
+        if len(shape) == 1:
+            s = shape[0]
+            if s is _plain_target and not kwargs:
+                # the tuple object checked last time (code usually passes a constant)
+                r = _new(NDArray)
+                try:
+                    r._t = self._t.view(*s)
+                    r._ctx = self._ctx
+                    return r
+                except RuntimeError:
+                    pass  # not viewable: the checked path copies
+            if type(s) is tuple:
+                shape = s
+            elif type(s) is not int and isinstance(s, (list, tuple)):
+                shape = tuple(s)
+        if shape and not kwargs and 0 not in shape and -2 not in shape and -3 not in shape \
+                and -4 not in shape:
             try:  # no MXNet special code: a torch view (its -1 means the same)
                 r = _new(NDArray)
                 r._t = self._t.view(*shape)
                 r._ctx = self._ctx
+                _plain_target = shape
                 return r
             except (RuntimeError, TypeError):
-                pass  # not viewable, or not ints: take the checked path
+                pass  # not viewable, not ints, or a bad code: take the checked path
         if not shape:
             shape = kwargs.pop('shape', None)
             if shape is None:
@@ -654,6 +709,11 @@ class NDArray:
     def broadcast_like(self, other):
         """Broadcasts the input array to the shape of other."""
         return self.broadcast_to(other.shape)
+
+
+# the last reshape target (a tuple object) found free of MXNet's special codes; tuples are
+# immutable, so the same object needs no second check
+_plain_target = None
 
 
 def _rebuild(a):

@@ -5,6 +5,7 @@ Each operator becomes a Python function with MXNet's signature (inputs, then par
 frame plus the torch call: inputs are unwrapped with ``x._t`` inside a zero-cost ``try``, and
 parameters are only converted when their kind needs it.
 """
+import inspect
 import keyword
 
 import torch
@@ -64,12 +65,11 @@ def _assign(o, r):
     t = o._t
     if t is r:
         return
-    if tuple(t.shape) != tuple(r.shape):
+    if t.shape != r.shape:
         raise MXNetError('out= array has shape %s but the result has shape %s'
                          % (tuple(t.shape), tuple(r.shape)))
     if t.requires_grad or r.requires_grad and not torch.is_grad_enabled():
-        with torch.no_grad():
-            t.copy_(r)
+        t.detach().copy_(r)  # not recorded (cheaper than a no_grad block)
     else:
         t.copy_(r)
 
@@ -101,6 +101,7 @@ def make_function(op, func_name):
          '_NDArray': NDArray, '_new': NDArray.__new__}
     sig, body = [], []
     call_args = []
+    call_params = []  # (parameter name, local holding its value)
     if op.variadic:
         vname = _safe(op.inputs[0][1:])
         sig.append('*' + vname)
@@ -131,7 +132,7 @@ def make_function(op, func_name):
         if op.variadic and pname == (op.key_var_num_args or 'num_args'):
             sig.append('%s=None' % p)
             conv_lines.append('        %s = len(_ts)' % p)
-            call_args.append('%s=%s' % (pname, p))
+            call_params.append((pname, p))
             continue
         dname = '_d_' + p
         g[dname] = default
@@ -150,7 +151,7 @@ def make_function(op, func_name):
             else:
                 conv_lines.append('        if %s is not %s%s: %s = _c_%s(%s)'
                                   % (p, dname, skip, p, p, p))
-        call_args.append('%s=%s' % (pname, p))
+        call_params.append((pname, p))
     sig += ['out=None', 'name=None', '**kwargs']
     if op.params:  # MXNet ignores keyword arguments of operators that take no parameters
         body.append('    if kwargs:')
@@ -161,6 +162,8 @@ def make_function(op, func_name):
         body.extend(conv_lines)
         body.append('    except ValueError as _e:')
         body.append('        raise _bad_param(_op, _e.args[1], _e.args[2], _e.args[0]) from None')
+    positional = _takes_positionally(op)  # a positional call binds faster than keywords
+    call_args += [p if positional else '%s=%s' % (pname, p) for pname, p in call_params]
     body.append('    _r = _fn(%s)' % ', '.join(call_args))
     body.append('    if out is not None: return _write_out(out, _r)')
     nout = op.num_outputs
@@ -193,6 +196,17 @@ def make_function(op, func_name):
     fn.__module__ = 'mxcompat.ndarray'
     fn.__qualname__ = func_name
     return fn
+
+
+def _takes_positionally(op):
+    """Whether ``op.fn`` takes exactly its inputs and then its parameters, in the table's
+    order, as positional-or-keyword arguments."""
+    code = getattr(op.fn, '__code__', None)
+    if op.variadic or code is None or code.co_kwonlyargcount or \
+            code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return False
+    names = tuple(op.inputs) + tuple(op.params)
+    return code.co_varnames[:code.co_argcount] == names
 
 
 def _params_dict(op):

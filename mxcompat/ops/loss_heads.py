@@ -55,7 +55,15 @@ def _valid_count(label, ignore_label):
     return (label.long() != int(ignore_label)).sum().clamp_(min=1).to(label.dtype)
 
 
+# SoftmaxOutput's parameters after ignore_label when they are the defaults
+_PLAIN_TAIL = (False, False, False, 'null', False, 0.0)
+
+
 def _softmax_output_grad(out, label, p):
+    if p[0] == 1.0 and p[2:] == _PLAIN_TAIL and out.dim() == 2 and label.dim() == 1:
+        # the default parameters: softmax minus the one-hot label (none outside the classes)
+        hit = torch.arange(out.shape[1], device=out.device) == label.long().unsqueeze(1)
+        return out - hit.to(out.dtype)
     (grad_scale, ignore_label, multi_output, use_ignore, preserve_shape, normalization,
      out_grad, smooth_alpha) = p
     if label.shape == out.shape:  # probability labels: no ignore, no normalization
@@ -99,7 +107,9 @@ def _softmax_output_grad(out, label, p):
         scale = grad_scale / _valid_count(lab, ignore_label)
     else:
         scale = grad_scale
-    grad = (grad * scale).reshape(out.shape)
+    if normalization == 'valid' or scale != 1.0:  # skip the default's no-op multiply
+        grad = grad * scale
+    grad = grad.reshape(out.shape)
     return grad * out if out_grad else grad
 
 

@@ -6,6 +6,7 @@ from ..base import MXNetError
 from .registry import register, REQUIRED, Int, Bool, Shape, Enum
 
 _FLOATS = frozenset([torch.float32, torch.float64, torch.float16, torch.bfloat16])
+_mm = torch.mm  # a module global: looking names up in torch's namespace costs on every call
 _STYPE = Enum(None, 'csr', 'default', 'row_sparse')
 _DOT_PARAMS = {'transpose_a': (Bool, False), 'transpose_b': (Bool, False),
                'forward_stype': (_STYPE, None)}
@@ -29,19 +30,24 @@ def _shape_error(opname, lhs, rhs, ta, tb):
 
 
 @register('dot', inputs=('lhs', 'rhs'), params=_DOT_PARAMS)
-def dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
+def dot(lhs, rhs, transpose_a, transpose_b, forward_stype):
     """Dot product of two arrays.
 
     1-D x 1-D gives the inner product (shape (1,)); otherwise the last axis of ``lhs`` (the first
     with transpose_a) is contracted with the first axis of ``rhs`` (the last with transpose_b),
     and the output shape is the remaining axes of lhs followed by those of rhs.
     """
-    if not (transpose_a or transpose_b) and forward_stype is None and lhs.dim() == 2 and \
-            rhs.dim() == 2 and lhs.dtype is rhs.dtype and lhs.dtype in _FLOATS:
-        try:  # the common case in one call; torch checks the inner dimension
-            return torch.mm(lhs, rhs)
+    if lhs.dim() == 2 and rhs.dim() == 2 and not (transpose_a or transpose_b) and \
+            forward_stype is None:
+        # the common case in one call: torch checks the dtypes and the inner dimension, and
+        # only the failure path works out which of MXNet's errors to raise
+        try:
+            res = _mm(lhs, rhs)
         except RuntimeError:
+            _check_operands('dot', lhs, rhs, forward_stype)
             raise _shape_error('dot', lhs, rhs, transpose_a, transpose_b) from None
+        if res.dtype in _FLOATS:
+            return res
     _check_operands('dot', lhs, rhs, forward_stype)
     ld, rd = lhs.dim(), rhs.dim()
     if ld == 0 or rd == 0:

@@ -15,7 +15,7 @@ from .registry import register, REQUIRED, Float, Bool, Shape, Opt, Enum, Int
 _SELU_LAMBDA = 1.0507009873554804934193349852946
 _SELU_ALPHA = 1.6732632423543772848170429916717
 
-_ACT = {'relu': F.relu, 'sigmoid': torch.sigmoid, 'tanh': torch.tanh,
+_ACT = {'relu': torch.relu, 'sigmoid': torch.sigmoid, 'tanh': torch.tanh,
         'softrelu': F.softplus, 'softsign': F.softsign}
 
 

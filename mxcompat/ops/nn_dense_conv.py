@@ -7,7 +7,7 @@ back; the weight then has its channel axis last as well, as MXNet lays it out.
 """
 import torch.nn.functional as F
 
-from ..base import MXNetError
+from ..base import MXNetError, dtype_name
 from . import param_shapes
 from .registry import register, REQUIRED, Int, Bool, Shape, Enum, DType
 
@@ -35,7 +35,7 @@ def _no_bias_rule(p):
           params={'num_hidden': (Int, REQUIRED), 'no_bias': (Bool, False),
                   'flatten': (Bool, True)},
           input_rule=_no_bias_rule)
-def fully_connected(data, weight, bias=None, *, num_hidden, no_bias, flatten):
+def fully_connected(data, weight, bias, num_hidden, no_bias, flatten):
     """Applies a linear transformation: :math:`Y = XW^T + b`.
 
     If ``flatten`` is set to be true, then the shapes are:
@@ -52,6 +52,14 @@ def fully_connected(data, weight, bias=None, *, num_hidden, no_bias, flatten):
     - **bias**: `(num_hidden,)`
     - **out**: `(x1, x2, ..., xn, num_hidden)`
     """
+    if bias is not None and not no_bias and data.dim() == 2:
+        # the common case: torch checks the input features; MXNet's other shape checks
+        ws = weight.shape
+        if len(ws) == 2 and ws[0] == num_hidden and bias.shape == (num_hidden,):
+            try:
+                return F.linear(data, weight, bias)
+            except RuntimeError:
+                pass  # the checks below raise MXNet's error
     if flatten and data.dim() != 2:
         if data.dim() < 1:
             raise MXNetError('FullyConnected: data must have at least one axis, got shape ()')
@@ -67,7 +75,15 @@ def fully_connected(data, weight, bias=None, *, num_hidden, no_bias, flatten):
         raise MXNetError('FullyConnected: input bias is missing; pass bias or set no_bias=True')
     elif bias.shape != (num_hidden,):
         raise _shape_error('FullyConnected', 'bias', bias.shape, (num_hidden,))
-    return F.linear(data, weight, bias)
+    try:
+        return F.linear(data, weight, bias)
+    except RuntimeError:
+        for name, t in (('weight', weight), ('bias', bias)):
+            if t is not None and t.dtype is not data.dtype:
+                raise MXNetError('FullyConnected: %s has dtype %s but data has dtype %s; cast '
+                                 'one with astype()' % (name, dtype_name(t.dtype),
+                                                        dtype_name(data.dtype))) from None
+        raise
 
 
 # ------------------------------------------------------------------------------ Convolution

@@ -26,12 +26,18 @@ def _check_param(op, name, t, channels):
 
 def _update_moving_on_backward(out, moving_mean, moving_var, mean, invstd, momentum, eps):
     """Fold the batch statistics into the moving ones when the gradient reaches ``out``."""
-    mm, mv = moving_mean.detach(), moving_var.detach()
+    moving = (moving_mean.detach(), moving_var.detach())
     mean, invstd = mean.detach(), invstd.detach()
+    if mean.dtype != moving_mean.dtype:  # (float16 data: torch's statistics are float32)
+        mean = mean.to(moving_mean.dtype)
+    if invstd.dtype != moving_var.dtype:
+        invstd = invstd.to(moving_var.dtype)
+    batch_weight = 1.0 - momentum
 
     def hook(grad):
-        mm.mul_(momentum).add_(mean.to(mm.dtype), alpha=1.0 - momentum)
-        mv.mul_(momentum).add_((invstd.to(mv.dtype) ** -2) - eps, alpha=1.0 - momentum)
+        var = invstd.pow(-2).sub_(eps)
+        torch._foreach_mul_(moving, momentum)
+        torch._foreach_add_(moving, (mean, var), alpha=batch_weight)
 
     out.register_hook(hook)
 

@@ -9,6 +9,7 @@ gradient, ``clip_gradient`` < 0 disables clipping, and ``lazy_update`` only matt
 gradients, which mxcompat does not support. Inputs are detached: updates are never recorded.
 """
 import math
+import struct
 
 import numpy as np
 import torch
@@ -397,6 +398,62 @@ def _multi_sgd(weights, grads, moms, lrs, wds, momentum, rescale_grad, clip_grad
         torch._foreach_add_(moms, g)
         step = moms
     return torch._foreach_add(weights, step)
+
+
+_set_grad_enabled = torch._C._set_grad_enabled
+_F32_PACK = struct.Struct('f').pack
+_F32_UNPACK = struct.Struct('f').unpack
+
+
+def _f32(v):
+    """``v`` rounded to float32, as MXNet stores its float parameters."""
+    return _F32_UNPACK(_F32_PACK(v))[0]
+
+
+def multi_sgd_inplace(weights, grads, moms, lrs, wds, momentum, rescale_grad, clip_gradient):
+    """MXNet's multi-SGD kernel (``multi_sgd_update`` / ``multi_sgd_mom_update`` with
+    ``out=weights``) applied in place to lists of same-dtype, same-shape torch tensors:
+    mom = momentum * mom - lr * wd * w - lr * clip(rescale_grad * g); w += mom (``moms`` is
+    None without momentum). Hyper-parameters are rounded to float32 as MXNet stores them, and
+    ``lr * wd`` and ``lr * rescale_grad`` are formed in float32 as its kernel forms them.
+    Weights sharing a (lr, wd) pair are updated together by torch's multi-tensor kernels,
+    which fuse each multiply-add (the last bit may differ from MXNet's CPU kernel, as it does
+    on MXNet's GPUs); nothing is allocated without clipping and nothing is recorded by
+    autograd. The caller checks shapes and dtypes."""
+    rescale = _f32(rescale_grad)
+    groups = {}
+    for k, pair in enumerate(zip(lrs, wds)):
+        groups.setdefault(pair, []).append(k)
+    single = len(groups) == 1
+    prev = torch.is_grad_enabled()
+    _set_grad_enabled(False)
+    try:
+        if clip_gradient >= 0:  # lr * clip(rescale * g)
+            clip = _f32(clip_gradient)
+            grads = torch._foreach_mul(grads, rescale)
+            torch._foreach_clamp_min_(grads, -clip)
+            torch._foreach_clamp_max_(grads, clip)
+            rescale = 1.0
+        if moms is not None:
+            torch._foreach_mul_(moms, _f32(momentum))
+        for (lr, wd), ks in groups.items():
+            ws, gs, ms = (weights, grads, moms) if single else \
+                ([weights[k] for k in ks], [grads[k] for k in ks],
+                 None if moms is None else [moms[k] for k in ks])
+            lr = _f32(lr)
+            decay = _f32(lr * _f32(wd))
+            step = -_f32(lr * rescale)
+            if ms is None:  # w - lr * wd * w - lr * rescale * g
+                if decay:
+                    torch._foreach_add_(ws, ws, alpha=-decay)
+                torch._foreach_add_(ws, gs, alpha=step)
+            else:
+                if decay:
+                    torch._foreach_add_(ms, ws, alpha=-decay)
+                torch._foreach_add_(ms, gs, alpha=step)
+                torch._foreach_add_(ws, ms)
+    finally:
+        _set_grad_enabled(prev)
 
 
 _MULTI_TAIL = {'rescale_grad': _p(1.0), 'clip_gradient': _p(-1.0), 'num_weights': (Int, 1)}

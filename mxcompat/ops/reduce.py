@@ -68,8 +68,15 @@ def _reduce(opname, fn, x, axis, keepdims, exclude, **kw):
 
 
 @register('sum', params=_REDUCE_PARAMS, aliases=('sum_axis',))
-def sum_(data, *, axis, keepdims, exclude):
+def sum_(data, axis, keepdims, exclude):
     """Computes the sum of array elements over given axes."""
+    if not axis and not keepdims and data.dtype not in _INT:
+        # a full reduction straight to MXNet's shape (1,) in one torch call
+        try:
+            res = data.sum_to_size(1)
+        except RuntimeError:  # 0-d input
+            return data.reshape(1).clone()
+        return res if res is not data else data.clone()
     return _reduce('sum', torch.sum, data, axis, keepdims, exclude,
                    dtype=data.dtype if data.dtype in _INT else None)
 

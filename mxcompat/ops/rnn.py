@@ -29,7 +29,8 @@ _LAYOUTS = {}
 
 def _layout(mode, num_layers, dirs, input_size, state_size, proj):
     """[(offset, shape)] of every parameter in torch's order (per layer and direction: w_ih,
-    w_hh, b_ih, b_hh[, w_hr]) and the total length of MXNet's flat vector."""
+    w_hh, b_ih, b_hh[, w_hr]), the total length of MXNet's flat vector, the sizes of its
+    consecutive pieces and, per piece, its position in torch's order."""
     key = (mode, num_layers, dirs, input_size, state_size, proj)
     found = _LAYOUTS.get(key)
     if found is not None:
@@ -53,8 +54,21 @@ def _layout(mode, num_layers, dirs, input_size, state_size, proj):
         b_ih, b_hh = (pos, (rows,)), (pos + rows, (rows,))
         pos += 2 * rows
         order.extend(entry[:2] + [b_ih, b_hh] + entry[2:])
-    found = _LAYOUTS[key] = (order, pos)
+    by_offset = sorted(range(len(order)), key=lambda i: order[i][0])
+    sizes = [_numel(order[i][1]) for i in by_offset]
+    found = _LAYOUTS[key] = (order, pos, sizes, by_offset)
     return found
+
+
+def _unpack(parameters, layout):
+    """Views of the flat vector in torch's order. One ``split`` (rather than a slice per
+    weight) keeps the backward pass to a single concatenation of the weight gradients."""
+    order, _, sizes, by_offset = layout
+    pieces = parameters.split(sizes)
+    weights = [None] * len(order)
+    for piece, i in zip(pieces, by_offset):
+        weights[i] = piece.view(order[i][1])
+    return weights
 
 
 def _rnn_inputs(p):
@@ -114,23 +128,36 @@ def rnn(data, parameters, state, state_cell=None, sequence_length=None, *, state
                state_size, proj, p, use_sequence_length)
     if (lstm_state_clip_min is None) != (lstm_state_clip_max is None):
         raise MXNetError('RNN: lstm_state_clip_min and lstm_state_clip_max must be given together')
-    order, _ = _layout(mode, num_layers, dirs, data.shape[2], state_size, proj)
-    weights = [parameters.narrow(0, off, _numel(shape)).view(shape) for off, shape in order]
-    train = is_training()
-    hx = (state, state_cell) if mode == 'lstm' else state
-    lengths = sequence_length if use_sequence_length else None
-    if mode == 'lstm' and lstm_state_clip_min is not None:
-        out, hy, cy = _lstm_clipped(data, state, state_cell, weights, num_layers, dirs, p, train,
-                                    lengths, lstm_state_clip_min, lstm_state_clip_max,
-                                    lstm_state_clip_nan)
-        res = (out, hy, cy)
-    elif lengths is not None:
-        res = _packed(mode, data, hx, weights, num_layers, dirs, p, train, lengths)
-    else:
-        res = _KERNELS[mode](data, hx, weights, True, num_layers, p, train, bidirectional, False)
+    weights = _unpack(parameters, _layout(mode, num_layers, dirs, data.shape[2], state_size,
+                                          proj))
+    res = run_unpacked(data, weights, state, state_cell,
+                       sequence_length if use_sequence_length else None, mode, num_layers,
+                       bidirectional, p, lstm_state_clip_min, lstm_state_clip_max,
+                       lstm_state_clip_nan)
     if not state_outputs:
         return res[0]
-    return tuple(res)
+    return res
+
+
+def run_unpacked(data, weights, state, state_cell, lengths, mode, num_layers, bidirectional, p,
+                 clip_min=None, clip_max=None, clip_nan=False):
+    """The computation of the ``RNN`` operator on checked inputs, with the weights given as
+    separate tensors in torch's order (see ``_layout``); returns (output, state[, cell]).
+
+    ``gluon.rnn`` layers, which keep every weight as its own Parameter, call it directly in
+    imperative mode: that skips concatenating the weights into the flat vector and splitting
+    it again (a copy of every weight and of its gradient at every step)."""
+    train = is_training()
+    if mode == 'lstm' and clip_min is not None:
+        return _lstm_clipped(data, state, state_cell, weights, num_layers,
+                             2 if bidirectional else 1, p, train, lengths, clip_min, clip_max,
+                             clip_nan)
+    hx = (state, state_cell) if mode == 'lstm' else state
+    if lengths is not None:
+        return _packed(mode, data, hx, weights, num_layers, 2 if bidirectional else 1, p, train,
+                       lengths)
+    return tuple(_KERNELS[mode](data, hx, weights, True, num_layers, p, train, bidirectional,
+                                False))
 
 
 def _numel(shape):
@@ -149,7 +176,7 @@ def _check_rnn(data, parameters, state, state_cell, seq_len, mode, num_layers, d
         raise MXNetError('RNN: data must be a floating point array, got %s' % data.dtype)
     if not 0 <= p < 1:
         raise MXNetError('RNN: unsupported dropout value p=%s, should be 0 <= p < 1' % p)
-    _, total = _layout(mode, num_layers, dirs, data.shape[2], state_size, proj)
+    total = _layout(mode, num_layers, dirs, data.shape[2], state_size, proj)[1]
     if parameters is None or parameters.dim() != 1 or parameters.shape[0] != total:
         raise MXNetError('RNN: parameters must be a vector of %d elements for this configuration, '
                          'got shape %s' % (total, None if parameters is None

@@ -3,6 +3,8 @@
 SGD, NAG, Signum, LARS and LBSGD call MXNet's update operators (``sgd_update``,
 ``multi_sgd_mom_update``, ``nag_mom_update``, ...), exactly where MXNet's Python optimizer
 calls them; DCASGD and SGLD are written by MXNet in array arithmetic and are here in torch.
+SGD's dense float32/float64 updates skip the operator layer: the same arithmetic runs in place
+on torch's multi-tensor kernels (``optimizer_ops.multi_sgd_inplace``).
 """
 import logging
 import math
@@ -12,12 +14,13 @@ import warnings
 import numpy
 import torch
 
-from ..ndarray import (array, zeros, norm, multiply, sgd_update, sgd_mom_update,
+from ..ndarray import (NDArray, array, zeros, norm, multiply, sgd_update, sgd_mom_update,
                        mp_sgd_update, mp_sgd_mom_update, nag_mom_update, mp_nag_mom_update,
                        signsgd_update, signum_update, multi_sgd_update, multi_sgd_mom_update,
                        multi_mp_sgd_update, multi_mp_sgd_mom_update, multi_sum_sq, multi_lars,
                        preloaded_multi_sgd_update, preloaded_multi_sgd_mom_update,
                        preloaded_multi_mp_sgd_update, preloaded_multi_mp_sgd_mom_update)
+from ..ops.optimizer_ops import multi_sgd_inplace
 from .optimizer import (Optimizer, register, _flatten_list, _tensor, _check_arrays, _mp_state,
                         _uses_mp)
 
@@ -41,6 +44,34 @@ def _sgd_kwargs(opt, momentum):
     if opt.clip_gradient:
         kwargs['clip_gradient'] = opt.clip_gradient
     return kwargs
+
+
+_INPLACE_DTYPES = (torch.float32, torch.float64)
+
+
+def _inplace_tensors(weights, grads, states):
+    """(weight, gradient, momentum or None) tensor lists where SGD may update ``weights`` in
+    place with the multi-tensor kernel: dense float32/float64 NDArrays with gradients (and
+    momentum states) of their own dtype and shape, no gradient being its weight; else None,
+    and the MXNet operators, which raise MXNet's errors, do the update."""
+    ws, gs = [], []
+    for w, g in zip(weights, grads):
+        if type(w) is not NDArray or type(g) is not NDArray:
+            return None
+        wt, gt = w._t, g._t
+        if wt.dtype not in _INPLACE_DTYPES or gt.dtype is not wt.dtype or \
+                gt.shape != wt.shape or gt is wt:
+            return None
+        ws.append(wt)
+        gs.append(gt)
+    if states is None:
+        return ws, gs, None
+    ms = []
+    for wt, st in zip(ws, states):
+        if type(st) is not NDArray or st._t.dtype is not wt.dtype or st._t.shape != wt.shape:
+            return None
+        ms.append(st._t)
+    return ws, gs, ms
 
 
 def _sgd_one(weight, grad, state, lr, wd, multi_precision, kwargs, lazy_update=None):
@@ -99,8 +130,9 @@ class SGD(_MomentumSGDBase):
         state = momentum * state + rescaled_grad
         weight = weight - state
 
-    Dense weights are updated with the ``multi_sgd_*`` operators, up to
-    ``MXNET_OPTIMIZER_AGGREGATION_SIZE`` (default 4) of them per call. For details of the
+    Dense weights are updated as MXNet's ``multi_sgd_*`` operators update them, up to
+    ``MXNET_OPTIMIZER_AGGREGATION_SIZE`` (default 4) of them per call; float32/float64 weights
+    in place, all those of one Updater call by one multi-tensor kernel. For details of the
     update algorithm see :class:`~mxnet.ndarray.sgd_update` and
     :class:`~mxnet.ndarray.sgd_mom_update`.
 
@@ -124,6 +156,29 @@ class SGD(_MomentumSGDBase):
         self.lazy_update = lazy_update
         self.aggregate_num = _aggregation_size("4")
 
+    def _update_fused(self, indices, weights, grads, states, chunk):
+        """Updates all of ``weights`` (one dtype) with one multi-tensor kernel where the
+        Updater would call ``update_multi_precision`` on chunks of ``chunk`` weights; update
+        counts, learning rates and weight decays are still taken chunk by chunk, as those
+        calls take them. Returns False, having done nothing, where this does not apply
+        (a subclass with its own update, multi precision, other dtypes)."""
+        cls = type(self)
+        if cls.update_multi_precision is not SGD.update_multi_precision or \
+                cls._update_impl is not SGD._update_impl:
+            return False
+        tensors = _inplace_tensors(weights, grads, states if self.momentum > 0 else None)
+        if tensors is None:
+            return False
+        lrs, wds = [], []
+        for s in range(0, len(indices), chunk):
+            part = indices[s:s + chunk]
+            self._update_count(part)
+            lrs += self._get_lrs(part)
+            wds += self._get_wds(part)
+        multi_sgd_inplace(*tensors, lrs, wds, self.momentum, self.rescale_grad,
+                          self.clip_gradient or -1.0)
+        return True
+
     def _update_impl(self, indices, weights, grads, states, multi_precision=False):
         indices, weights, grads, states = _as_lists(indices, weights, grads, states)
         aggregate = True
@@ -141,7 +196,11 @@ class SGD(_MomentumSGDBase):
             return
         n = len(weights)
         if not multi_precision:
-            if self.momentum > 0:
+            tensors = _inplace_tensors(weights, grads, states if self.momentum > 0 else None)
+            if tensors is not None:
+                multi_sgd_inplace(*tensors, lrs, wds, self.momentum, self.rescale_grad,
+                                  self.clip_gradient or -1.0)
+            elif self.momentum > 0:
                 multi_sgd_mom_update(*_flatten_list(zip(weights, grads, states)), out=weights,
                                      num_weights=n, lrs=lrs, wds=wds, **kwargs)
             else:

@@ -147,7 +147,7 @@ def loads(data):
 def _group_by_dtype(indices, weights, grads):
     groups = {}
     for item in zip(indices, weights, grads):
-        groups.setdefault(item[1].dtype, []).append(item)
+        groups.setdefault(item[1]._t.dtype, []).append(item)
     return groups.values()
 
 
@@ -160,11 +160,16 @@ def apply_updates(optimizer, states, indices, weights, grads):
             optimizer.update_multi_precision(i, w, g, states[i])
         return
     step = optimizer.aggregate_num
+    # an optimizer may update a whole group at once, with the bookkeeping of the chunked calls
+    fused = getattr(optimizer, '_update_fused', None)
     for group in _group_by_dtype(indices, weights, grads):
         idx, ws, gs = zip(*group)
+        sts = [states[i] for i in idx]
+        if fused is not None and fused(idx, ws, gs, sts, step):
+            continue
         for s in range(0, len(idx), step):
             optimizer.update_multi_precision(idx[s:s + step], ws[s:s + step], gs[s:s + step],
-                                             [states[i] for i in idx[s:s + step]])
+                                             sts[s:s + step])
 
 
 class Updater(object):

@@ -12,7 +12,12 @@ import torch
 
 from ..base import MXNetError, dtype_torch, dtype_np, dtype_from_flag, to_shape
 
-__all__ = ['infer_shape', 'infer_type', 'run_meta']
+__all__ = ['infer_shape', 'infer_type', 'run_meta', 'entry_shapes']
+
+
+# inputs whose type an operator fixes whatever the other inputs are (MXNet's type rules assign
+# it to an input of unknown type); a variable of unknown type runs as float32 otherwise
+_INPUT_DTYPES = {'batch_take': {1: torch.int32}}
 
 
 def _known(shape):
@@ -48,13 +53,37 @@ def _var_dtype(node):
     return dtype_torch(dtype_from_flag(int(d)))
 
 
+# run_meta results by operator, attributes, input shapes and dtypes: an unrolled RNN repeats
+# the same few nodes many times, and meta kernels cost about a millisecond each
+_META_CACHE = {}
+_META_CACHE_SIZE = 8192
+
+
 def run_meta(node, in_shapes, in_dtypes, partial=False):
     """Output (shapes, dtypes) of ``node`` for known input shapes, or None if it cannot tell.
 
     With ``partial`` the shapes hold unknown (0) dimensions, and an error means "unknown"."""
+    if node.subgraphs:
+        return _run_meta(node, in_shapes, in_dtypes, partial)
+    key = (node.op, tuple(sorted(node.attrs.items())), tuple(in_shapes), tuple(in_dtypes),
+           partial)
+    try:
+        res = _META_CACHE[key]
+    except KeyError:
+        res = _run_meta(node, in_shapes, in_dtypes, partial)
+        if len(_META_CACHE) >= _META_CACHE_SIZE:
+            _META_CACHE.clear()
+        _META_CACHE[key] = res
+    except TypeError:  # an unhashable attribute value
+        return _run_meta(node, in_shapes, in_dtypes, partial)
+    return None if res is None else (list(res[0]), list(res[1]))
+
+
+def _run_meta(node, in_shapes, in_dtypes, partial):
     op = node.op
-    present = [torch.empty(s, dtype=d or torch.float32, device='meta')
-               for s, d in zip(in_shapes, in_dtypes)]
+    fixed = _INPUT_DTYPES.get(op.name, {})
+    present = [torch.empty(s, dtype=d or fixed.get(j, torch.float32), device='meta')
+               for j, (s, d) in enumerate(zip(in_shapes, in_dtypes))]
     pos = op.call_positions(node.params)
     if pos is None:
         args = present
@@ -82,7 +111,7 @@ def run_meta(node, in_shapes, in_dtypes, partial=False):
             return None
     if isinstance(res, torch.Tensor):
         res = (res,)
-    return [tuple(r.shape) for r in res], [r.dtype for r in res]
+    return tuple(tuple(r.shape) for r in res), tuple(r.dtype for r in res)
 
 
 def _entries_state(sym, given, var_attr_fn):
@@ -122,8 +151,20 @@ def _given(sym, args, kwargs, what):
 def infer_shape(sym, args, kwargs, partial):
     """((arg_shapes, out_shapes, aux_shapes), complete)."""
     given = {k: tuple(v) for k, v in _given(sym, args, kwargs, 'shape').items()}
+    nodes, shapes, _ = entry_shapes(sym, given)
+    return _collect(sym, nodes, shapes, partial, ())
+
+
+def entry_shapes(sym, given, given_dtypes=None):
+    """Shapes and torch dtypes of every entry of the graph: ``(nodes, shapes, dtypes)`` where
+    ``shapes[id(node)][k]`` is the shape of output ``k`` of ``node`` (None if unknown) and
+    ``dtypes[id(node)]`` the list of its output dtypes (None if not found), for input shapes
+    ``given`` (name -> shape) and optional input dtypes (name -> torch dtype)."""
     nodes, shapes = _entries_state(sym, given, _var_shape)
-    dtypes = {id(n): [_var_dtype(n)] if n.op is None else None for n in nodes}
+    given_dtypes = given_dtypes or {}
+    dtypes = {id(n): [given_dtypes.get(n.name) or _var_dtype(n)] if n.op is None else None
+              for n in nodes}
+    checked = set()  # nodes run with all input shapes known
     for _ in range(3):
         changed = False
         for n in nodes:
@@ -169,16 +210,28 @@ def infer_shape(sym, args, kwargs, partial):
                         shapes[id(i)][k] = merged
                         changed = True
                 in_shapes = [shapes[id(i)][k] for i, k in n.inputs]
-            if all(s is not None for s in in_shapes) and \
-                    any(o is None or not _known(o) for o in shapes[id(n)]):
-                # unknown dims (0) run as zero-size dims, and come out as 0 where they matter
+            complete_in = all(_known(s) for s in in_shapes)
+            if id(n) not in checked and all(s is not None for s in in_shapes) and \
+                    (complete_in or any(o is None or not _known(o) for o in shapes[id(n)])):
+                # unknown dims (0) run as zero-size dims, and come out as 0 where they matter;
+                # with every input known the node runs once even if its outputs were filled in
+                # from its consumers, so that a conflict between the two raises as in MXNet
                 in_dt = [_entry_dtype(dtypes, i, k) for i, k in n.inputs]
-                res = run_meta(n, in_shapes, in_dt,
-                               partial=not all(_known(s) for s in in_shapes))
+                res = run_meta(n, in_shapes, in_dt, partial=not complete_in)
+                if complete_in:
+                    checked.add(id(n))
                 if res is not None:
                     outs, out_dt = res
-                    merged = [o if old is None else (_merge(old, o) or o)
-                              for old, o in zip(shapes[id(n)], outs)]
+                    merged = []
+                    for old, o in zip(shapes[id(n)], outs):
+                        m = o if old is None else _merge(old, o)
+                        if m is None:
+                            if complete_in:
+                                raise MXNetError(
+                                    'Error in operator %s: Shape inconsistent, Provided = %s, '
+                                    'inferred shape=%s' % (n.name, _dims(old), _dims(o)))
+                            m = o
+                        merged.append(m)
                     if merged != shapes[id(n)]:
                         shapes[id(n)] = merged
                         dtypes[id(n)] = list(out_dt)
@@ -192,7 +245,7 @@ def infer_shape(sym, args, kwargs, partial):
                     changed = True
         if not changed:
             break
-    return _collect(sym, nodes, shapes, partial, ())
+    return nodes, shapes, dtypes
 
 
 def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):
@@ -207,6 +260,26 @@ def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):
     if not holes or len(holes) > 3:
         return None
     seen = {v for s in list(in_shapes) + list(out_shapes) if s is not None for v in s if v > 0}
+    if len(holes) == 1 and len(out_shapes) == 1 and _known(out_shapes[0]):
+        # a size-preserving operator (Reshape) fixes the one missing dim by the sizes
+        known_in = 1
+        for s in in_shapes:
+            for v in s:
+                known_in *= max(v, 1)
+        out_size = 1
+        for v in out_shapes[0]:
+            out_size *= v
+        if out_size % known_in == 0:
+            size = out_size // known_in
+            if node.op.name == 'Reshape':  # sizes agree: that is the only solution
+                (j, d), = holes
+                trial = [list(s) for s in in_shapes]
+                trial[j][d] = size
+                trial = [tuple(s) for s in trial]
+                res = run_meta(node, trial, in_dtypes, partial=True)
+                return trial if res is not None and tuple(res[0][0]) == out_shapes[0] \
+                    else None
+            seen.add(size)
     if not seen or len(seen) > 8:
         return None
     def fill(values):
@@ -214,6 +287,7 @@ def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):
         for (j, d), v in zip(holes, values):
             trial[j][d] = v
         return [tuple(s) for s in trial]
+
 
     def fits(trial):
         res = run_meta(node, trial, in_dtypes, partial=True)
@@ -228,13 +302,20 @@ def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):
             found = combo
     if found is None:
         return None
-    # every dim must be pinned down: with another value in its place the node must not fit
-    # (an FC whose batch size is still unknown at its output would accept any guess)
-    other = max(seen) + 1
-    for k in range(len(holes)):
-        if fits(fill(found[:k] + (other,) + found[k + 1:])):
-            return None
+    # every dim must be pinned down: with other values in place of any of them (one, or
+    # several at once, which elementwise operators accept when they agree) the node must not
+    # fit (an FC whose batch size is still unknown at its output would accept any guess; a
+    # Reshape fails for a size that does not divide, but takes a multiple)
+    others = (max(seen) + 1, 2 * max(seen) * min(seen))
+    for mask in range(1, 1 << len(holes)):
+        for other in others:
+            if fits(fill(tuple(other if mask >> k & 1 else v for k, v in enumerate(found)))):
+                return None
     return fill(found)
+
+
+def _dims(shape):
+    return '[%s]' % ','.join(str(d) for d in shape)
 
 
 def _entry_dtype(dtypes, node, k):
@@ -276,7 +357,13 @@ def infer_type(sym, args, kwargs, partial):
             if n.op is None:
                 continue
             in_types = [types[id(i)][k] for i, k in n.inputs]
-            known = next((t for t in in_types if t is not None), None)
+            for j, t in _INPUT_DTYPES.get(n.op.name, {}).items():
+                i, k = n.inputs[j]
+                if in_types[j] is None and i.op is None:
+                    types[id(i)][k] = in_types[j] = t
+                    changed = True
+            known = next((t for j, t in enumerate(in_types) if t is not None and
+                          j not in _INPUT_DTYPES.get(n.op.name, ())), None)
             if known is not None:
                 for (i, k), t in zip(n.inputs, in_types):
                     if t is None and i.op is None and 'dtype' not in n.params:

@@ -509,21 +509,40 @@ class Symbol:
         atomic_write_text(fname, self.tojson())
 
     def debug_str(self):
-        """Gets a debug string of symbol (one line per node)."""
-        lines = []
+        """Gets a debug string of symbol.
+
+        It contains Symbol output, variables and operators in the computation graph
+        with their inputs, variables and attributes.
+
+        Returns
+        -------
+        string
+            Debug string of the symbol.
+        """
+        lines = ['Symbol Outputs:']
+        for j, (n, k) in enumerate(self._outputs):
+            lines.append('\toutput[%d]=%s(%d)' % (j, n.name, k))
+        version = {}  # a variable's version counts the operators that update it
         for n in self._nodes():
             if n.op is None:
                 lines.append('Variable:%s' % n.name)
-            else:
-                lines.append('-' * 20)
-                lines.append('Op:%s, Name=%s' % (n.op.name, n.name))
-                lines.append('Inputs:')
-                for j, (i, k) in enumerate(n.inputs):
+                continue
+            lines.append('-' * 20)
+            lines.append('Op:%s, Name=%s' % (n.op.name, n.name))
+            lines.append('Inputs:')
+            mutated = set(n.aux_positions())
+            for j, (i, k) in enumerate(n.inputs):
+                if i.op is None:
+                    if j in mutated:
+                        version[id(i)] = version.get(id(i), 0) + 1
+                    lines.append('\targ[%d]=%s(%d) version=%d'
+                                 % (j, i.name, k, version.get(id(i), 0)))
+                else:
                     lines.append('\targ[%d]=%s(%d)' % (j, i.name, k))
-                if n.attrs:
-                    lines.append('Attrs:')
-                    for key, v in n.attrs.items():
-                        lines.append('\t%s=%s' % (key, v))
+            if n.attrs:
+                lines.append('Attrs:')
+                for key in sorted(n.attrs):
+                    lines.append('\t%s=%s' % (key, n.attrs[key]))
         return '\n'.join(lines) + '\n'
 
     # ------------------------------------------------------------------ execution
@@ -551,6 +570,8 @@ class Symbol:
             The generated executor
         """
         from ..executor import simple_bind
+        from .passes import check_gradient_graph
+        check_gradient_graph(self, grad_req)
         return simple_bind(self, ctx, grad_req, type_dict, stype_dict, group2ctx,
                            shared_arg_names, shared_exec, shared_buffer, kwargs)
 
@@ -579,6 +600,8 @@ class Symbol:
             The generated executor
         """
         from ..executor import Executor
+        from .passes import check_gradient_graph
+        check_gradient_graph(self, grad_req, args_grad)
         return Executor(self, ctx, args, args_grad, grad_req, aux_states, group2ctx)
 
     def _bind(self, ctx, args, args_grad=None, grad_req='write', aux_states=None):

@@ -52,6 +52,9 @@ CASES = {
     'softmaxce_nd': _c(lambda mx: _loss(mx).SoftmaxCELoss(), [P3, IDX3]),
     'softmaxce_dense': _c(lambda mx: _loss(mx).SoftmaxCELoss(sparse_label=False), [P, DIST]),
     'softmaxce_logits': _c(lambda mx: _loss(mx).SoftmaxCELoss(from_logits=True), [P, IDX]),
+    # fractional and out-of-range labels: truncated, then clipped into [0, classes)
+    'softmaxce_clip_w': _c(lambda mx: _loss(mx).SoftmaxCELoss(weight=2.0),
+                           [inp('p_clip', (6, 4)), inp('i_clip2', (6,), -3.0, 6.0, kind='const')]),
     'kldiv': _c(lambda mx: _loss(mx).KLDivLoss(), [P, DIST]),
     'kldiv_softmax': _c(lambda mx: _loss(mx).KLDivLoss(from_logits=False, weight=2.0),
                         [P, DIST, SW]),

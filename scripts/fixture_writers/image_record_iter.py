@@ -63,6 +63,22 @@ def write_recs(mx, outdir):
     mx.nd.save(os.path.join(outdir, 'mean.bin'), {'mean_img': mx.nd.array(mean)})
 
 
+RESIZE = 12
+
+
+def resized_images(mx):
+    """Every record's image decoded (colour and gray) and bilinearly resized to shorter side
+    RESIZE by MXNet, whole: random crops of the iterator must be windows of these."""
+    out = {}
+    for i, buf in enumerate(encoded_images()):
+        for flag, tag in ((1, 'rgb'), (0, 'gray')):
+            img = mx.image.imdecode(buf, flag=flag)
+            h, w = img.shape[:2]
+            nh, nw = (RESIZE * h // w, RESIZE) if h > w else (RESIZE, RESIZE * w // h)
+            out['%s/%d' % (tag, i)] = mx.image.imresize(img, nw, nh, interp=1).asnumpy()
+    return out
+
+
 SCENARIOS = {
     'basic': dict(path_imgrec='images.rec', data_shape=(3, 8, 8), batch_size=3),
     'no-round': dict(path_imgrec='images.rec', data_shape=(3, 8, 8), batch_size=3,
@@ -96,6 +112,34 @@ SCENARIOS = {
                   _cls='ImageRecordUInt8Iter'),
     'uint8-inter-area': dict(path_imgrec='images.rec', data_shape=(3, 6, 6), batch_size=7,
                              resize=7, inter_method=3, _cls='ImageRecordUInt8Iter'),
+    # HSL jitter with random_x=1: the shifts truncate to 0, leaving OpenCV's 8-bit
+    # BGR -> HLS -> BGR round trip (13 columns: its SSE2 kernel and its scalar tail)
+    'hls-roundtrip': dict(path_imgrec='images.rec', data_shape=(3, 12, 13), batch_size=7,
+                          random_h=1, random_s=1, random_l=1, _cls='ImageRecordUInt8Iter'),
+    # the affine augmentations, with their random ranges collapsed to one value
+    'affine-rotate': dict(path_imgrec='images.rec', data_shape=(3, 8, 8), batch_size=7,
+                          rotate=30, _cls='ImageRecordUInt8Iter'),
+    # references for the random rotations of max_rotate_angle=3 (rotate=0 is 'uint8-plain')
+    'uint8-plain': dict(path_imgrec='images.rec', data_shape=(3, 8, 8), batch_size=7,
+                        _cls='ImageRecordUInt8Iter'),
+    'affine-rotate-1': dict(path_imgrec='images.rec', data_shape=(3, 8, 8), batch_size=7,
+                            rotate=1, _cls='ImageRecordUInt8Iter'),
+    'affine-rotate-2': dict(path_imgrec='images.rec', data_shape=(3, 8, 8), batch_size=7,
+                            rotate=2, _cls='ImageRecordUInt8Iter'),
+    'affine-rotate-3': dict(path_imgrec='images.rec', data_shape=(3, 8, 8), batch_size=7,
+                            rotate=3, _cls='ImageRecordUInt8Iter'),
+    'affine-scale-aspect': dict(path_imgrec='images.rec', data_shape=(3, 8, 8), batch_size=7,
+                                min_random_scale=1.3, max_random_scale=1.3,
+                                min_aspect_ratio=0.8, max_aspect_ratio=0.8, fill_value=40,
+                                _cls='ImageRecordUInt8Iter'),
+    'affine-img-size': dict(path_imgrec='images.rec', data_shape=(3, 10, 10), batch_size=7,
+                            resize=11, rotate=90, min_img_size=14, max_img_size=18,
+                            fill_value=7, inter_method=3, _cls='ImageRecordUInt8Iter'),
+    'affine-gray-pad': dict(path_imgrec='images.rec', data_shape=(1, 10, 10), batch_size=7,
+                            rotate=45, pad=2, fill_value=200, _cls='ImageRecordUInt8Iter'),
+    'affine-shrink-float': dict(path_imgrec='images.rec', data_shape=(3, 6, 6), batch_size=7,
+                                rotate=170, min_random_scale=0.6, max_random_scale=0.6,
+                                mean_r=120, std_r=60, scale=0.5),
 }
 
 
@@ -145,5 +189,6 @@ def write(mx, outdir):
         manifest[name] = {'provide_data': res['provide_data'],
                           'provide_label': res['provide_label'], 'epochs': epochs}
     np.savez_compressed(os.path.join(outdir, 'arrays.npz'), **arrays)
+    np.savez_compressed(os.path.join(outdir, 'resized.npz'), **resized_images(mx))
     with open(os.path.join(outdir, 'manifest.json'), 'w') as f:
         json.dump(manifest, f, indent=1, sort_keys=True)

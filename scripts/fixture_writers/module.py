@@ -241,8 +241,33 @@ def api_scenarios(mx):
     out['api/states_arrays'] = mod.get_outputs()[0].asnumpy()
 
     out.update(_sequential(mx))
+    out.update(_executor(mx))
     out['api/slices'] = np.array([[s.start, s.stop] for w in ([1, 1], [1, 3], [2, 1, 1])
                                   for s in mx.executor_manager._split_input_slice(10, w)])
+    return out
+
+
+def _executor(mx):
+    """Executor arrays: the outputs belong to the executor (each forward writes into them),
+    and an executor made by reshape shares the memory of the inputs, parameters and outputs
+    of the one it came from."""
+    out = {}
+    x = mx.sym.Variable('x')
+    y = mx.sym.FullyConnected(x, num_hidden=4, name='fc')
+    exe = y.simple_bind(mx.cpu(), x=(5, 4))
+    for name, arr in exe.arg_dict.items():
+        arr[:] = param_values('exec_' + name, arr.shape)
+    held, grad = exe.outputs[0], exe.grad_dict['fc_weight']
+    exe.forward(is_train=True)
+    exe.backward([mx.nd.array(param_values('exec_og', (5, 4)))])
+    out['exec/held_output'] = held.asnumpy()
+    out['exec/held_grad'] = grad.asnumpy()
+    small = exe.reshape(x=(3, 4))
+    small.arg_dict['x'][:] = param_values('exec_x2', (3, 4))
+    small.forward()
+    out['exec/small_output'] = small.outputs[0].asnumpy()
+    out['exec/shared_output'] = held.asnumpy()
+    out['exec/shared_input'] = exe.arg_dict['x'].asnumpy()
     return out
 
 

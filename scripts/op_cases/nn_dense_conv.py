@@ -57,6 +57,19 @@ CASES = [
     case('fc-bad-bias', 'FullyConnected',
          kwargs={'data': arr('fcbb/d', 2, 4), 'weight': arr('fcbb/w', 3, 4),
                  'bias': arr('fcbb/b', 4), 'num_hidden': 3}, check='error'),
+    # shapes torch would broadcast silently: one weight row, a (1,) or (1, num_hidden) bias
+    case('fc-bad-weight-rows', 'FullyConnected',
+         kwargs={'data': arr('fcr/d', 2, 4), 'weight': arr('fcr/w', 1, 4),
+                 'bias': arr('fcr/b', 3), 'num_hidden': 3}, check='error'),
+    case('fc-bad-bias-1', 'FullyConnected',
+         kwargs={'data': arr('fcb1/d', 2, 4), 'weight': arr('fcb1/w', 3, 4),
+                 'bias': arr('fcb1/b', 1), 'num_hidden': 3}, check='error'),
+    case('fc-bad-bias-2d', 'FullyConnected',
+         kwargs={'data': arr('fcb2/d', 2, 4), 'weight': arr('fcb2/w', 3, 4),
+                 'bias': arr('fcb2/b', 1, 3), 'num_hidden': 3}, check='error'),
+    case('fc-mixed-dtype', 'FullyConnected',
+         kwargs={'data': arr('fcm/d', 2, 4, dtype=np.float64), 'weight': arr('fcm/w', 3, 4),
+                 'bias': arr('fcm/b', 3), 'num_hidden': 3}, check='error'),
 
     # Convolution 1-D / 2-D / 3-D
     conv('conv1d', 'Convolution', (2, 3, 7), (4, 3, 3), kernel=(3,), num_filter=4),

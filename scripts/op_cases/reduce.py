@@ -56,6 +56,11 @@ CASES += [
     case('nansum-nan-all', 'nansum', [NANS], grad=[0]),
     case('nanprod-nan', 'nanprod', [NANS], {'axis': 0}, grad=[0]),
     case('sum-nan', 'sum', [NANS], {'axis': 1}),
+    # full reductions of other shapes and dtypes (shape (1,) out, a copy for a (1,) input)
+    case('sum-all-one', 'sum', [np.array([2.5], np.float32)], grad=[0]),
+    case('sum-all-1d', 'sum', [f32('sa1', 7)], grad=[0]),
+    case('sum-all-2d-f64', 'sum', [f32('sa2', 3, 4).astype(np.float64)], grad=[0]),
+    case('sum-all-f16', 'sum', [f32('sa16', 3, 4).astype(np.float16)], rtol=1e-2, atol=1e-2),
     # dtypes
     case('sum-f64', 'sum', [f32('s64', 3, 4).astype(np.float64)], {'axis': 0}, grad=[0]),
     case('sum-f16', 'sum', [f32('s16', 3, 4).astype(np.float16)], {'axis': 1}, grad=[0],

@@ -2,6 +2,8 @@
 import re
 
 from ... import ndarray
+from ...ndarray.ndarray import wrap
+from ...ops import rnn as rnn_op
 from ..block import HybridBlock
 from ..parameter import tensor_types
 from . import rnn_cell
@@ -65,6 +67,14 @@ class _RNNLayer(HybridBlock):
             '%s%d_%s_%s' % (d, layer, g, t) for t in ('weight', 'bias')
             for layer in range(num_layers) for d in 'lr'[:self._dir] for g in kinds
             if not (g == 'h2r' and t == 'bias')]
+        tail = ('h2r_weight',) if proj else ()
+        self._torch_order = [
+            '%s%d_%s' % (d, layer, n) for layer in range(num_layers) for d in 'lr'[:self._dir]
+            for n in ('i2h_weight', 'h2h_weight', 'i2h_bias', 'h2h_bias') + tail]
+        # imperative calls run the operator's kernel on the Parameters themselves (see
+        # _forward_kernel) unless an option needs the operator's own checks
+        self._direct = (not use_sequence_length and 0 <= dropout < 1 and
+                        (lstm_state_clip_min is None) == (lstm_state_clip_max is None))
 
     def _register_param(self, name, shape, init, dtype):
         p = self.params.get(name, shape=shape, init=init, allow_deferred_init=True,
@@ -204,9 +214,16 @@ class _RNNLayer(HybridBlock):
         return out[0] if self.skip_states else out
 
     def _forward_kernel(self, F, inputs, states, sequence_length, **kwargs):
-        """Run the fused ``RNN`` operator on the concatenated parameters."""
+        """Run the fused ``RNN`` operator on the concatenated parameters (imperative calls:
+        its kernel on the Parameters themselves, see ``_forward_direct``)."""
         if self._layout == 'NTC':
             inputs = F.swapaxes(inputs, 0, 1)
+        if F is ndarray and self._direct:
+            out = self._forward_direct(inputs, states, kwargs)
+            if out is not None:
+                if self._layout == 'NTC':
+                    out[0] = F.swapaxes(out[0], 0, 1)
+                return out
         flat = F._internal._rnn_param_concat(*[kwargs[k].reshape(-1) for k in self._flat_order],
                                              dim=0)
         extra = list(states)
@@ -224,6 +241,21 @@ class _RNNLayer(HybridBlock):
         if self._layout == 'NTC':
             outputs = F.swapaxes(outputs, 0, 1)
         return outputs, new_states
+
+    def _forward_direct(self, inputs, states, params):
+        """[output, [states]] computed on the Parameters' own tensors (the same kernel as the
+        ``RNN`` operator, without its flat parameter vector); None when the operator has to
+        report a mismatch of input size or dtype."""
+        data = inputs._t
+        weights = [params[k]._t for k in self._torch_order]
+        w = weights[0]
+        if data.dim() != 3 or data.shape[2] != w.shape[1] or data.dtype != w.dtype:
+            return None
+        res = rnn_op.run_unpacked(
+            data, weights, states[0]._t, states[1]._t if self._mode == 'lstm' else None, None,
+            self._mode, self._num_layers, self._dir == 2, self._dropout,
+            self._lstm_state_clip_min, self._lstm_state_clip_max, self._lstm_state_clip_nan)
+        return [wrap(res[0]), [wrap(t) for t in res[1:]]]
 
 
 class RNN(_RNNLayer):

@@ -1,0 +1,231 @@
+"""What real MXNet's bind does to a symbol beyond running it: common subexpression elimination
+(``Executor.get_optimized_symbol``), the check that fails a bind with gradients through an
+operator without one, the memory plan ``Executor.debug_str`` reports, ``Symbol.debug_str``,
+and shape / type inference errors and results that these passes rely on.
+
+Binds run with ``MXNET_SUBGRAPH_BACKEND=NONE``: the pip wheel otherwise fuses operators with
+its oneDNN (MKLDNN) backend before eliminating common expressions, which a build without it
+(a GPU build) does not. The case builders are shared with tests/test_symbol_passes.py.
+"""
+import json
+import os
+import re
+
+
+def _cse_cases(mx):
+    with mx.name.NameManager():  # operator names from a fresh counter: _plus0, ...
+        return _cse_symbols(mx)
+
+
+def _cse_symbols(mx):
+    a, b, c = mx.sym.var('a'), mx.sym.var('b'), mx.sym.var('c')
+    d = a + 1
+    return {
+        'different-scalars': (a + 1) + (a + 2),
+        'repeated-sum': (a + b) + (a + b),
+        'nested': ((a + b) + c) + ((a + b) + c),
+        'group-copy': mx.sym.Group([a * d, a * d]),
+        'group-copy3': mx.sym.Group([a * d, a * d, a * d]),
+        'group-chain': mx.sym.Group([a * d + b, a * d + b]),
+        'dropout': mx.sym.Dropout(a) + mx.sym.Dropout(a),
+        'fc-shared-weight': mx.sym.FullyConnected(a, weight=b, num_hidden=4, no_bias=True,
+                                                  name='f1') +
+        mx.sym.FullyConnected(a, weight=b, num_hidden=4, no_bias=True, name='f2'),
+        'user-attr': mx.sym.exp(a) * mx.sym.exp(a) + mx.sym.exp(a, attr={'foo': 'x'}),
+        'activation': mx.sym.Activation(a, act_type='relu') + mx.sym.Activation(a, act_type='relu'),
+        'slice-channel': mx.sym.SliceChannel(a, num_outputs=2)[0] +
+        mx.sym.SliceChannel(a, num_outputs=2)[0],
+        'concat': mx.sym.concat(a, b) + mx.sym.concat(a, b),
+        'rrelu': mx.sym.LeakyReLU(a, act_type='rrelu')[0] +
+        mx.sym.LeakyReLU(a, act_type='rrelu')[0],
+        'batchnorm': mx.sym.BatchNorm(a, gamma=b, beta=c, name='bn1') +
+        mx.sym.BatchNorm(a, gamma=b, beta=c, name='bn2'),
+        'random-like': mx.sym.random.uniform_like(a) + mx.sym.random.uniform_like(a),
+        'reduce': mx.sym.sum(a, axis=1) + mx.sym.sum(a, axis=1),
+        'dot': mx.sym.dot(a, b) + mx.sym.dot(a, b),
+    }
+
+
+def cse_case(mx, cid):
+    """(symbol, input shapes) of a common-subexpression case."""
+    sym = _cse_cases(mx)[cid]
+    if cid == 'batchnorm':
+        return sym, {n: (4, 4) if n == 'a' else (4,) for n in sym.list_inputs()}
+    return sym, {n: (4, 4) for n in sym.list_inputs()}
+
+
+CSE_CASES = ('different-scalars', 'repeated-sum', 'nested', 'group-copy', 'group-copy3',
+             'group-chain', 'dropout', 'fc-shared-weight', 'user-attr', 'activation',
+             'slice-channel', 'concat', 'rrelu', 'batchnorm', 'random-like', 'reduce', 'dot')
+
+
+def grad_case(mx, cid):
+    """A symbol for the gradient check (all arguments of shape (3, 3))."""
+    x, y = mx.sym.var('x'), mx.sym.var('y')
+    amc = mx.sym.argmax_channel(x)
+    return {
+        'no-gradient': lambda: amc,
+        'blocked': lambda: mx.sym.BlockGrad(amc) + mx.sym.sum(x, axis=1),
+        'blocked-later': lambda: mx.sym.BlockGrad(amc * 2),
+        'zero-gradient-after': lambda: mx.sym.floor(amc),
+        'comparison-after': lambda: amc > 1,
+        'argmax-after': lambda: mx.sym.argmax(mx.sym.reshape(amc, shape=(1, 3)), axis=1),
+        'shuffle': lambda: mx.sym.shuffle(x) * x,
+        'two-inputs': lambda: mx.sym.khatri_rao(x, y),
+        'group': lambda: mx.sym.Group([amc, x * 2]),
+        'zeros-like': lambda: mx.sym.zeros_like(amc) + 1,
+        'batch-take': lambda: mx.sym.batch_take(x, mx.sym.var('i')),
+        'batch-take-stopped': lambda: mx.sym.stop_gradient(mx.sym.batch_take(x, mx.sym.var('i'))),
+    }[cid]()
+
+
+GRAD_CASES = ('no-gradient', 'blocked', 'blocked-later', 'zero-gradient-after',
+              'comparison-after', 'argmax-after', 'shuffle', 'two-inputs', 'group',
+              'zeros-like', 'batch-take', 'batch-take-stopped')
+GRAD_REQS = ('write', 'null', 'y-only')
+
+
+def grad_req(sym, req):
+    if req == 'y-only':
+        return {'y': 'write'}
+    return req
+
+
+def grad_shapes(sym):
+    return {n: (3,) if n == 'i' else (3, 3) for n in sym.list_arguments()}
+
+
+def plan_case(mx, cid):
+    """(symbol, input shapes) of a memory-plan case."""
+    x = mx.sym.var('x')
+    chain = x
+    for _ in range(10):
+        chain = chain * chain
+    fc = mx.sym.FullyConnected(x, num_hidden=1000)
+    return {
+        'mul-chain': (chain, {'x': (10, 3, 256, 256)}),
+        'mul-chain-stopped': (mx.sym.stop_gradient(chain), {'x': (10, 3, 256, 256)}),
+        'mlp': (mx.sym.FullyConnected(mx.sym.Activation(fc, act_type='relu'), num_hidden=1000),
+                {'x': (1000, 500)}),
+        'exp-exp': (mx.sym.exp(mx.sym.exp(x)), {'x': (1000, 1000)}),
+    }[cid]
+
+
+PLAN_CASES = ('mul-chain', 'mul-chain-stopped', 'mlp', 'exp-exp')
+
+
+def shape_case(mx, cid):
+    """(symbol, shapes given to infer_shape) of a shape-inference case."""
+    v, x = mx.sym.var('V'), mx.sym.var('x')
+    w = mx.sym.var('w')
+    return {
+        # the sum's shape comes back from x + V before transpose(V) is inferred forwards
+        'conflict-late': (mx.sym.transpose(v) + (x + v), {'x': (2, 3)}),
+        'conflict-direct': (x + mx.sym.transpose(x), {'x': (2, 3)}),
+        'square-ok': (mx.sym.transpose(v) + (x + v), {'x': (3, 3)}),
+        'fc-backward': (mx.sym.FullyConnected(w, num_hidden=4, no_bias=True) +
+                        mx.sym.FullyConnected(x, num_hidden=4), {'x': (5, 3), 'w': (0, 2)}),
+        'batch-take': (mx.sym.batch_take(x, mx.sym.var('i')), {'x': (4, 3), 'i': (4,)}),
+    }[cid]
+
+
+SHAPE_CASES = ('conflict-late', 'conflict-direct', 'square-ok', 'fc-backward', 'batch-take')
+
+
+def debug_case(mx, cid):
+    with mx.name.NameManager():
+        return _debug_symbol(mx, cid)
+
+
+def _debug_symbol(mx, cid):
+    a = mx.sym.var('a', lr_mult=2.0)
+    fc = mx.sym.FullyConnected(a, num_hidden=3, name='fc')
+    sc = mx.sym.SliceChannel(fc, num_outputs=3, axis=1, name='sc')
+    with mx.AttrScope(ctx_group='dev1', foo='bar'):
+        e = mx.sym.exp(a, name='e', attr={'__lr_mult__': '2'})
+    return {
+        'group-bn': mx.sym.Group([sc[0] + sc[2], mx.sym.BatchNorm(fc, name='bn')]),
+        'attrs': mx.sym.Activation(e, act_type='relu', name='act'),
+    }[cid]
+
+
+DEBUG_CASES = ('group-bn', 'attrs')
+
+
+def _lstm_group(mx):
+    stack = mx.rnn.SequentialRNNCell()
+    stack.add(mx.rnn.LSTMCell(num_hidden=20, prefix='lstm_l0_'))
+    begin = stack.begin_state(func=mx.sym.Variable)
+    _, states = stack.unroll(2, begin_state=begin, inputs=mx.sym.Variable('data'))
+    return mx.sym.Group(states)
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as err:  # MXNet raises MXNetError (a RuntimeError) from C++
+        return 'error: ' + str(err).strip().split('\n')[-1][:200]
+    return 'ok'
+
+
+def write(mx, outdir):
+    os.environ['MXNET_SUBGRAPH_BACKEND'] = 'NONE'
+    facts = {'cse': {}, 'cse_off': {}, 'grad': {}, 'plan': {}, 'shape': {}, 'debug': {}}
+    for cid in CSE_CASES:
+        sym, shapes = cse_case(mx, cid)
+        exe = sym.simple_bind(mx.cpu(), grad_req='null', **shapes)
+        opt = exe.get_optimized_symbol()
+        facts['cse'][cid] = {'internals': len(sym.get_internals()),
+                             'optimized_internals': len(opt.get_internals()),
+                             'outputs': opt.list_outputs(), 'arguments': opt.list_arguments()}
+    os.environ['MXNET_ELIMINATE_COMMON_EXPR'] = '0'
+    for cid in ('repeated-sum', 'group-copy'):
+        sym, shapes = cse_case(mx, cid)
+        opt = sym.simple_bind(mx.cpu(), grad_req='null', **shapes).get_optimized_symbol()
+        facts['cse_off'][cid] = {'optimized_internals': len(opt.get_internals()),
+                                 'outputs': opt.list_outputs()}
+    del os.environ['MXNET_ELIMINATE_COMMON_EXPR']
+    for cid in GRAD_CASES:
+        sym = grad_case(mx, cid)
+        shapes = grad_shapes(sym)
+        types = {'x': 'float32', 'i': 'int32'} if 'i' in shapes else None
+        res = {}
+        for req in GRAD_REQS:
+            if req == 'y-only' and 'y' not in shapes:
+                continue
+            r = grad_req(sym, req)
+            res['simple_bind-' + req] = _error(
+                lambda: sym.simple_bind(mx.cpu(), grad_req=r, type_dict=types, **shapes))
+            args = {n: mx.nd.ones(s, dtype=(types or {}).get(n, 'float32'))
+                    for n, s in shapes.items()}
+            grads = {n: mx.nd.zeros(s) for n, s in shapes.items()}
+            res['bind-' + req] = _error(lambda: sym.bind(mx.cpu(), args, args_grad=grads,
+                                                         grad_req=r))
+        facts['grad'][cid] = res
+    for cid in PLAN_CASES:
+        sym, shapes = plan_case(mx, cid)
+        res = {}
+        for req in ('write', 'null'):
+            text = sym.simple_bind(mx.cpu(), grad_req=req, **shapes).debug_str()
+            res[req] = int(re.search(r'Total (\d+) MB allocated', text).group(1))
+            res['tail-' + req] = text[text.index('Total '):]
+        facts['plan'][cid] = res
+    for cid in SHAPE_CASES:
+        sym, shapes = shape_case(mx, cid)
+        try:
+            arg, out, aux = sym.infer_shape(**shapes)
+            facts['shape'][cid] = {'arg': [list(s) for s in arg], 'out': [list(s) for s in out]}
+        except Exception as err:
+            facts['shape'][cid] = {'error': str(err).strip().split('\n')[0][:300]}
+        facts['shape'][cid]['partial'] = _error(lambda: sym.infer_shape_partial(**shapes))
+    sym, _ = shape_case(mx, 'batch-take')
+    facts['batch_take_types'] = [[t.__name__ for t in ts] for ts in sym.infer_type(x='float32')]
+    lstm = _lstm_group(mx)
+    facts['lstm_partial'] = [[list(s) for s in ss]
+                             for ss in lstm.infer_shape_partial(data=(5, 2, 10))]
+    facts['lstm_unknown'] = [[list(s) for s in ss] for ss in lstm.infer_shape_partial()]
+    for cid in DEBUG_CASES:
+        facts['debug'][cid] = debug_case(mx, cid).debug_str()
+    del os.environ['MXNET_SUBGRAPH_BACKEND']
+    with open(os.path.join(outdir, 'symbol_passes.json'), 'w') as f:
+        json.dump(facts, f, indent=1, sort_keys=True)
