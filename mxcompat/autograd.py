@@ -21,6 +21,11 @@ try:  # torch.autograd.backward less its argument checks (absent in other torch 
     from torch.autograd.graph import _engine_run_backward as _run_backward
 except ImportError:
     _run_backward = None
+# the engine itself: for graphs on the CPU, which it runs in the calling thread, torch's wrapper
+# above only adds its debug-logging check and a context hand-over to device threads
+_run_engine = getattr(torch.autograd.Variable, '_execution_engine', None)
+if _run_engine is not None:
+    _run_engine = _run_engine.run_backward
 
 __all__ = ['record', 'pause', 'train_mode', 'predict_mode', 'is_recording', 'is_training',
            'set_recording', 'set_training', 'mark_variables', 'backward', 'grad', 'get_symbol',
@@ -205,22 +210,24 @@ _ADOPT_MIN_NUMEL = 1 << 14
 _GRAD_ONLY = object()  # _state.adopting during autograd.grad: no gradient is stored
 
 
-def _clear_before_write(tref):
+def _clear_before_write(tref, adopts):
     def hook(g):
         t = tref()
+        if t is None:
+            return
         adopting = _state.adopting
-        if t is not None and adopting is not _GRAD_ONLY:
-            buf = t.grad
-            if buf is not None and getattr(t, '_mx_grad_req', 'write') == 'write':
-                if adopting is not None and getattr(t, '_mx_adopts', False) and \
-                        buf._base is None and not buf.requires_grad:
-                    t._mx_grad_buf = buf  # _adopt_written puts it back
-                    t.grad = None
-                    adopting.append(t)
-                else:
-                    buf.zero_()
-            t._mx_fresh_grad = True  # read by NDArray._fresh_grad (Trainer's stale check)
-        return g
+        if adopting is _GRAD_ONLY:
+            return
+        buf = t.grad
+        if buf is not None and t._mx_grad_req == 'write':
+            if adopts and adopting is not None and buf._base is None and \
+                    not buf.requires_grad:
+                t._mx_grad_buf = buf  # _adopt_written puts it back
+                t.grad = None
+                adopting.append(t)
+            else:
+                buf.zero_()
+        t._mx_fresh_grad = True  # read by NDArray._fresh_grad (Trainer's stale check)
     return hook
 
 
@@ -279,13 +286,13 @@ def mark_tensor(t, grad_req, grad_buffer=None):
             t.grad = torch.zeros_like(t)
         else:
             t.grad.zero_()
-    if not getattr(t, '_mx_hooked', False):
-        t.register_hook(_clear_before_write(weakref.ref(t)))
-        if t.numel() >= _ADOPT_MIN_NUMEL and t.is_contiguous():
-            t.register_post_accumulate_grad_hook(_adopt_written)
-            t._mx_adopts = True
-        t._mx_hooked = True
     t._mx_grad_req = grad_req
+    if not getattr(t, '_mx_hooked', False):
+        adopts = t.numel() >= _ADOPT_MIN_NUMEL and t.is_contiguous()
+        t.register_hook(_clear_before_write(weakref.ref(t), adopts))
+        if adopts:
+            t.register_post_accumulate_grad_hook(_adopt_written)
+        t._mx_hooked = True
     return t
 
 
@@ -316,6 +323,12 @@ def mark_variables(variables, gradients, grad_reqs='write'):
 
 
 def _parse_head(heads, head_grads):
+    if head_grads is None:  # the common case: one head (of NDArray.backward), no gradient
+        h = heads[0] if type(heads) is list and len(heads) == 1 else heads
+        if type(h) is NDArray:
+            t = h._t
+            if t.requires_grad and not getattr(t, '_mx_graph_freed', False):
+                return [t], [torch.ones_like(t)]
     if isinstance(heads, NDArray):
         heads = [heads]
         if head_grads is not None and not isinstance(head_grads, (list, tuple)):
@@ -359,8 +372,11 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     prev = _state.adopting
     _state.adopting = adopting = []
     try:
-        if head_grads is None and _run_backward is not None:
+        if head_grads is None and _run_engine is not None and \
+                (ts[0].is_cpu if len(ts) == 1 else all(t.is_cpu for t in ts)):
             # the head gradients are ones of the heads' own shapes: no checks to make
+            _run_engine(tuple(ts), tuple(gs), retain_graph, False, (), True, True)
+        elif head_grads is None and _run_backward is not None:
             _run_backward(tuple(ts), tuple(gs), retain_graph, False, (),
                           allow_unreachable=True, accumulate_grad=True)
         else:

@@ -247,7 +247,7 @@ class Executor:
         for k, (o, r) in enumerate(zip(outs, results)):
             t = o._t
             if t.shape == r.shape and t.dtype is r.dtype and t.device == r.device:
-                t.copy_(r.detach())
+                t.copy_(r.detach() if r.requires_grad else r)
             else:
                 outs[k] = wrap(r.detach().clone(memory_format=_CONTIGUOUS))
 
@@ -331,12 +331,14 @@ class Executor:
         if need_grad:
             ins, leaves, grad_index = [], [], []
             for a, g in self._feed:
-                t = a._t.detach()
+                t = a._t
                 # integer arguments (indices, lengths) get no gradient: their buffers stay zero
                 if g >= 0 and t.is_floating_point():
-                    t.requires_grad_(True)
+                    t = t.detach().requires_grad_(True)
                     leaves.append(t)
                     grad_index.append(g)
+                elif t.requires_grad:
+                    t = t.detach()
                 ins.append(t)
         else:
             ins = [a._t for a, _ in self._feed]
@@ -421,15 +423,17 @@ class Executor:
         write_dst, write_src, add_dst, add_src = [], [], [], []
         arrays, reqs = self.grad_arrays, self._grad_req
         for i, g in zip(grad_index, grads):
-            arr = arrays[i]
+            dst = arrays[i]._t
+            if dst.requires_grad:
+                dst = dst.detach()
             if reqs[i] == 'write':
                 if g is None:
-                    arr._t.detach().zero_()
+                    dst.zero_()
                 else:
-                    write_dst.append(arr._t.detach())
+                    write_dst.append(dst)
                     write_src.append(g)
             elif g is not None:
-                add_dst.append(arr._t.detach())
+                add_dst.append(dst)
                 add_src.append(g)
         if write_dst:
             torch._foreach_copy_(write_dst, write_src)
@@ -440,10 +444,13 @@ class Executor:
         """Head gradients of ones for ``outs`` (kept between calls: the operators' backward
         passes only read them)."""
         heads = self._heads
-        if heads is None or len(heads) != len(outs) or any(
-                h.shape != o.shape or h.dtype is not o.dtype or h.device != o.device
-                for h, o in zip(heads, outs)):
-            heads = self._heads = [torch.ones_like(o, requires_grad=False) for o in outs]
+        if heads is not None and len(heads) == len(outs):
+            for h, o in zip(heads, outs):
+                if h.shape != o.shape or h.dtype is not o.dtype or h.device != o.device:
+                    break
+            else:
+                return heads
+        heads = self._heads = [torch.ones_like(o, requires_grad=False) for o in outs]
         return heads
 
     def set_monitor_callback(self, callback, monitor_all=False):

@@ -300,20 +300,27 @@ def _count_correct(label, pred, axis):
     that do not match: it raises MXNet's error)."""
     if type(label) is not ndarray.NDArray or type(pred) is not ndarray.NDArray:
         return None
-    lab, p = label._t.detach(), pred._t.detach()
+    lab, p = label._t, pred._t
+    if lab.requires_grad:
+        lab = lab.detach()
+    if p.requires_grad:
+        p = p.detach()
     if p.is_cpu and lab.is_cpu and p.dtype is not torch.bfloat16 and \
             lab.dtype is not torch.bfloat16:
         # small arrays: numpy's kernels cost less than torch's dispatch
         lab, p = lab.numpy(), p.numpy()
+        indices = False
         if p.shape != lab.shape:
             if not -p.ndim <= axis < p.ndim:
                 return None
             idx = p.argmax(axis)
             # MXNet's argmax returns the indices in the input's dtype
-            p = idx if p.dtype.itemsize >= 4 else idx.astype(p.dtype)
+            indices = p.dtype.itemsize >= 4
+            p = idx if indices else idx.astype(p.dtype)
         if p.size != lab.size:
             return None
-        if p.dtype != numpy.int32:
+        # argmax's int64 indices (below 2**31) compare with int32 labels as their int32 would
+        if p.dtype != numpy.int32 and not indices:
             p = p.astype(numpy.int32)
         if lab.dtype != numpy.int32:
             lab = lab.astype(numpy.int32)

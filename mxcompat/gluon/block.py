@@ -1131,6 +1131,8 @@ class HybridBlock(Block):
             out = self._cached_op.run_monitored(tensors, self._callback, self._monitor_all)
         else:
             out = self._cached_op(tensors)
+        if len(out) == 1 and args_without_none and self._out_format == 0:
+            return args_without_none[0]._like(out[0])  # one output, on the inputs' context
         ctx = args_without_none[0]._ctx if args_without_none else None
         out = [wrap(t) for t in out]
         if ctx is not None:

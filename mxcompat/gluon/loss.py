@@ -8,7 +8,7 @@ import torch
 from torch.nn.functional import cross_entropy as _cross_entropy
 
 from .. import ndarray
-from ..ndarray.ndarray import wrap
+from ..ndarray.ndarray import NDArray, wrap
 from ..base import numeric_types
 from .block import HybridBlock
 
@@ -162,6 +162,19 @@ class SoftmaxCrossEntropyLoss(Loss):
         # the common case: class scores on the last axis of (batch, classes), integer labels
         self._fused = sparse_label and not from_logits and axis in (-1, 1) and batch_axis == 0
 
+    def forward(self, pred, label, sample_weight=None):
+        """The common imperative case straight to the fused kernel (no context switch or layer
+        bookkeeping to do for it); the rest as any HybridBlock."""
+        if sample_weight is None:
+            if self._fused and not self._active and type(pred) is NDArray and \
+                    type(label) is NDArray:
+                loss = _fused_sparse_ce(pred._t, label._t)
+                if loss is not None:
+                    loss = pred._like(loss)  # on the prediction's context
+                    return loss if self._weight is None else loss * self._weight
+            return HybridBlock.forward(self, pred, label)
+        return HybridBlock.forward(self, pred, label, sample_weight)
+
     def hybrid_forward(self, F, pred, label, sample_weight=None):
         if F is ndarray and sample_weight is None and self._fused:
             loss = _fused_sparse_ce(pred._t, label._t)
@@ -183,6 +196,11 @@ SoftmaxCELoss = SoftmaxCrossEntropyLoss
 _CE_DTYPES = (torch.float32, torch.float64)
 
 
+# ignore_index for torch's cross_entropy that no label meets (its default, -100, is a label that
+# MXNet clips to class 0); only a float label beyond the int64 range (or NaN) converts to it
+_NO_IGNORE = -(1 << 63)
+
+
 def _fused_sparse_ce(pred, label):
     """-pick(log_softmax(pred), label) of a (batch, classes) ``pred`` and (batch,) labels as
     one torch cross_entropy (the same values and gradients: labels are truncated to integers
@@ -190,9 +208,15 @@ def _fused_sparse_ce(pred, label):
     if pred.dim() != 2 or pred.dtype not in _CE_DTYPES or label.dim() != 1 or \
             label.shape[0] != pred.shape[0] or pred.shape[1] == 0:
         return None
+    idx = label if label.dtype is torch.int64 else label.to(torch.int64)
+    if pred.is_cpu:
+        # torch checks the labels' range on the CPU: clip (one more op) only when one is out
+        try:
+            return _cross_entropy(pred, idx, reduction='none', ignore_index=_NO_IGNORE)
+        except (IndexError, RuntimeError):  # a label out of range; other errors recur below
+            pass
     top = pred.shape[1] - 1
-    idx = label.clamp(0, top) if label.dtype is torch.int64 else \
-        label.to(torch.int64).clamp_(0, top)
+    idx = idx.clamp(0, top) if idx is label else idx.clamp_(0, top)
     return _cross_entropy(pred, idx, reduction='none')
 
 

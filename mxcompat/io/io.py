@@ -66,6 +66,21 @@ def _batch_slice(arr, s, axis):
     return _slice_along_batch_axis(arr, s, axis)
 
 
+def _whole_batch(source, start, end, axis):
+    """``_batch_slice`` of every array of ``source`` (None where one is not an NDArray or
+    ``start:end`` leaves it)."""
+    out = []
+    for _, arr in source:
+        if type(arr) is not NDArray:
+            return None
+        t = arr._t
+        if axis < 0 or end > t.shape[axis]:
+            return None
+        out.append(arr._like(t.narrow(axis, start, end - start).clone(
+            memory_format=_CONTIGUOUS)))
+    return out
+
+
 class DataBatch(object):
     """A batch of data returned by a data iterator.
 
@@ -416,8 +431,13 @@ class NDArrayIter(DataIter):
         cur, end = self.cursor, self.cursor + self.batch_size
         if type(self) is NDArrayIter and 0 <= cur and end <= self.num_data:
             # a whole batch inside the data: nothing to pad, roll over or cache
-            return DataBatch(data=self._getdata(self.data, cur, end),
-                             label=self._getdata(self.label, cur, end), pad=0, index=None)
+            axis = self.layout.find('N')
+            data = _whole_batch(self.data, cur, end, axis)
+            label = _whole_batch(self.label, cur, end, axis)
+            if data is None or label is None:
+                data = self._getdata(self.data, cur, end)
+                label = self._getdata(self.label, cur, end)
+            return DataBatch(data=data, label=label, pad=0, index=None)
         data = self.getdata()
         label = self.getlabel()
         if data[0]._t.shape[self.layout.find('N')] != self.batch_size:

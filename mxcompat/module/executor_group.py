@@ -39,6 +39,21 @@ def _load_general(data, targets, major_axis):
                 _copy_part(d_src, d_dst, axis, slice_idx.start, slice_idx.stop)
 
 
+def _copy_whole(sources, targets):
+    """``_load_general`` for one device when every source is an NDArray of its bound array's
+    shape; False (after copying some of them) where the general path must decide."""
+    for src, target in zip(sources, targets):
+        if type(src) is not nd.NDArray:
+            return False
+        t, d = src._t, target[0][1]._t
+        if t.shape != d.shape:
+            return False
+        if t.requires_grad or d.requires_grad:
+            t, d = t.detach(), d.detach()
+        d.copy_(t)
+    return True
+
+
 def _per_device(batches, targets, field):
     """Sources and targets for a list of pre-sliced batches (one per device)."""
     sources = [[getattr(b, field)[i] for b in batches] for i in range(len(targets))]
@@ -368,9 +383,18 @@ class DataParallelExecutorGroup(object):
         is_train : bool
             Whether this is a training pass; default `self.for_training`.
         """
-        _load_data(data_batch, self.data_arrays, self.data_layouts)
         if is_train is None:
             is_train = self.for_training
+        if len(self.execs) == 1 and not isinstance(data_batch, list):
+            # one device: its slice of the batch is the whole batch
+            if not _copy_whole(data_batch.data, self.data_arrays):
+                _load_data(data_batch, self.data_arrays, self.data_layouts)
+            if self.label_arrays is not None and data_batch.label and \
+                    not _copy_whole(data_batch.label, self.label_arrays):
+                _load_label(data_batch, self.label_arrays, self.label_layouts)
+            self.execs[0].forward(is_train=is_train)
+            return
+        _load_data(data_batch, self.data_arrays, self.data_layouts)
         if isinstance(data_batch, list):
             if self.label_arrays is not None and data_batch is not None and data_batch[0].label:
                 _load_label(data_batch, self.label_arrays, self.label_layouts)
@@ -469,7 +493,9 @@ class DataParallelExecutorGroup(object):
         """
         assert self.for_training, 're-bind with for_training=True to run backward'
         if out_grads is None:
-            out_grads = []
+            for exec_ in self.execs:
+                exec_.backward()
+            return
         elif isinstance(out_grads, nd.NDArray):
             out_grads = [out_grads]
         for i, (exec_, islice) in enumerate(zip(self.execs, self.slices)):

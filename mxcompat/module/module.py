@@ -18,6 +18,16 @@ from .base_module import BaseModule, _check_input_names, _parse_data_desc
 __all__ = ['Module']
 
 
+def _same_shapes(descs, arrays):
+    """Whether ``arrays`` have the shapes of ``descs`` (the bound data shapes)."""
+    if len(descs) != len(arrays):
+        return False
+    for desc, arr in zip(descs, arrays):
+        if desc.shape != arr.shape:
+            return False
+    return True
+
+
 class Module(BaseModule):
     """Module is a basic module that wrap a `Symbol`. It is functionally the same
     as the `FeedForward` model, except under the module API.
@@ -510,6 +520,9 @@ class Module(BaseModule):
             ``self.for_training``.
         """
         assert self.binded and self.params_initialized
+        if not isinstance(data_batch, list) and _same_shapes(self._data_shapes, data_batch.data):
+            self._exec_group.forward(data_batch, is_train)
+            return
         curr_data_shapes = tuple([i.shape for i in self._data_shapes])
         if isinstance(data_batch, list):
             assert data_batch is not None, 'Encountered empty data batch'

@@ -41,7 +41,24 @@ def _check_real(opname, t, argname='data'):
 # SoftmaxOutput
 # ---------------------------------------------------------------------------------------------
 
+# below this many classes torch's softmax over the last axis of a CPU array takes a slow
+# scalar path; over the first axis of the transposed rows it stays vectorized (same formula,
+# and a copy back to row-major memory costs less than the difference)
+_NARROW_ROWS, _FAST_T_MIN = 16, 512  # classes below, elements from
+_FAST_T_DTYPES = (torch.float32, torch.float64)
+
+
+def _softmax_rows(data):
+    """Softmax over the rows of a 2-d array (contiguous)."""
+    if data.shape[1] < _NARROW_ROWS and data.numel() >= _FAST_T_MIN and data.is_cpu and \
+            data.dtype in _FAST_T_DTYPES:
+        return torch.softmax(data.t(), 0).t().contiguous()
+    return torch.softmax(data, 1)
+
+
 def _softmax_output_forward(data, multi_output, preserve_shape):
+    if data.dim() == 2 and not multi_output:
+        return _softmax_rows(data)
     if multi_output:
         n, k = data.shape[0], data.shape[1]
         return torch.softmax(data.reshape(n, k, -1), 1).reshape(data.shape)
@@ -59,10 +76,20 @@ def _valid_count(label, ignore_label):
 _PLAIN_TAIL = (False, False, False, 'null', False, 0.0)
 
 
+_CLASS_IDS = {}  # (classes, device) -> arange(classes), for the one-hot of the labels
+
+
+def _class_ids(k, device):
+    ids = _CLASS_IDS.get((k, device))
+    if ids is None:
+        ids = _CLASS_IDS[(k, device)] = torch.arange(k, device=device)
+    return ids
+
+
 def _softmax_output_grad(out, label, p):
     if p[0] == 1.0 and p[2:] == _PLAIN_TAIL and out.dim() == 2 and label.dim() == 1:
         # the default parameters: softmax minus the one-hot label (none outside the classes)
-        hit = torch.arange(out.shape[1], device=out.device) == label.long().unsqueeze(1)
+        hit = _class_ids(out.shape[1], out.device) == label.long().unsqueeze(1)
         return out - hit.to(out.dtype)
     (grad_scale, ignore_label, multi_output, use_ignore, preserve_shape, normalization,
      out_grad, smooth_alpha) = p
@@ -155,10 +182,13 @@ def softmax_output(data, label, *, grad_scale, ignore_label, multi_output, use_i
     """Computes the gradient of cross entropy loss with respect to softmax output."""
     if label is None:
         raise MXNetError('SoftmaxOutput: required input label is missing')
-    _check_real('SoftmaxOutput', data)
-    _check_softmax_label(data, label, multi_output)
-    _check_label_dtype('SoftmaxOutput', data, label)
-    if not _needs_graph(data, label):
+    if multi_output or not data.is_floating_point() or label.dtype is not data.dtype or \
+            label.shape != data.shape[:-1]:
+        # anything but the usual class-index labels: the checks in MXNet's order
+        _check_real('SoftmaxOutput', data)
+        _check_softmax_label(data, label, multi_output)
+        _check_label_dtype('SoftmaxOutput', data, label)
+    if not (torch.is_grad_enabled() and (data.requires_grad or label.requires_grad)):
         return _softmax_output_forward(data, multi_output, preserve_shape)
     p = (grad_scale, ignore_label, multi_output, use_ignore, preserve_shape, normalization,
          out_grad, smooth_alpha)

@@ -22,6 +22,8 @@ def _so(cid, data, label, **kw):
     return case(cid, 'SoftmaxOutput', kwargs=kwargs, grad=['data'])
 
 
+_wide_lab = labels('sw-l', 10, 64)
+_wide_lab[3], _wide_lab[7] = 12, 2.7  # out of range and fractional, as users' labels can be
 _lab_ign = np.array([1, 0, 2, 1, 3], dtype=np.float32)
 _ml_lab = labels('mo-l', 3, 2, 4)
 _ml_lab[0, 1] = 1
@@ -32,6 +34,10 @@ _ctc_imp = np.array([[1, 2, 1], [3, 3, 3]], dtype=np.float32)
 CASES = [
     # ---- SoftmaxOutput / Softmax
     _so('SoftmaxOutput-basic', f32('so-d', 4, 5, lo=-3, hi=3), labels('so-l', 5, 4)),
+    # few classes and many rows: mxcompat's transposed-softmax path
+    _so('SoftmaxOutput-64x10', f32('sw-d', 64, 10, lo=-4, hi=4), _wide_lab),
+    _so('SoftmaxOutput-64x10-f64', f32('sw-d', 64, 10, lo=-4, hi=4, dtype=np.float64),
+        _wide_lab.astype(np.float64), grad_scale=0.5),
     _so('SoftmaxOutput-scale', f32('so-d', 4, 5, lo=-3, hi=3), labels('so-l', 5, 4),
         grad_scale=2.5),
     _so('SoftmaxOutput-ignore', f32('si-d', 5, 4), _lab_ign, use_ignore=True, ignore_label=1),
