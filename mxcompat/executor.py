@@ -203,6 +203,7 @@ class Executor:
             raise MXNetError('bind: aux_states are required for %s' % ', '.join(aux_names))
         self.aux_arrays = _as_list_or_dict(aux_states, aux_names, 'aux_states') \
             if aux_names else []
+        self._out_shapes = self._check_shapes()
         self._plan = _Plan(symbol)
         self._plan.fill_unknown_shapes(symbol, dict(
             [(n, a.shape) for n, a in zip(arg_names, self.arg_arrays)] +
@@ -251,17 +252,28 @@ class Executor:
             else:
                 outs[k] = wrap(r.detach().clone(memory_format=_CONTIGUOUS))
 
+    def _check_shapes(self):
+        """Shape inference from the bound arrays, as MXNet runs it at bind: an array whose
+        shape contradicts the graph raises an error naming the operator, the argument and
+        both shapes. Returns the output shapes (None where they stay unknown)."""
+        known = dict(zip(self._arg_names, (a.shape for a in self.arg_arrays)))
+        known.update((n, a.shape) for n, a in zip(self._aux_names, self.aux_arrays)
+                     if a is not None)
+        try:
+            return self._symbol.infer_shape_partial(**known)[1]
+        except MXNetError as err:
+            raise MXNetError('bind: %s' % err) from None
+
     def _allocate_outputs(self):
         """Zero arrays of the inferred output shapes and types ([] when they can't be
         inferred)."""
         try:
-            shapes = self._symbol.infer_shape(
-                **{n: a.shape for n, a in zip(self._arg_names, self.arg_arrays)})[1]
+            shapes = self._out_shapes
+            if shapes is None or any(not s or 0 in s for s in shapes):
+                return []
             types = self._symbol.infer_type(
                 **{n: a.dtype for n, a in zip(self._arg_names, self.arg_arrays)})[1]
         except MXNetError:
-            return []
-        if shapes is None:
             return []
         dev = self.arg_arrays[0]._t.device if self.arg_arrays else self._ctx.torch_device
         types = types or [None] * len(shapes)

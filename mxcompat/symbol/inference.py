@@ -217,7 +217,10 @@ def entry_shapes(sym, given, given_dtypes=None):
                 # with every input known the node runs once even if its outputs were filled in
                 # from its consumers, so that a conflict between the two raises as in MXNet
                 in_dt = [_entry_dtype(dtypes, i, k) for i, k in n.inputs]
-                res = run_meta(n, in_shapes, in_dt, partial=not complete_in)
+                try:
+                    res = run_meta(n, in_shapes, in_dt, partial=not complete_in)
+                except MXNetError as err:
+                    raise MXNetError('Error in operator %s: %s' % (n.name, err)) from None
                 if complete_in:
                     checked.add(id(n))
                 if res is not None:
