@@ -11,6 +11,7 @@ from .base import MXNetError, dtype_torch
 from .context import Context, as_context
 from .ndarray.ndarray import NDArray, wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
+from .symbol.inference import infer_bound_shapes
 
 __all__ = ['Executor', 'simple_bind']
 
@@ -256,11 +257,11 @@ class Executor:
         """Shape inference from the bound arrays, as MXNet runs it at bind: an array whose
         shape contradicts the graph raises an error naming the operator, the argument and
         both shapes. Returns the output shapes (None where they stay unknown)."""
-        known = dict(zip(self._arg_names, (a.shape for a in self.arg_arrays)))
-        known.update((n, a.shape) for n, a in zip(self._aux_names, self.aux_arrays)
-                     if a is not None)
+        bound = [(n, a) for n, a in zip(self._arg_names, self.arg_arrays)] + \
+            [(n, a) for n, a in zip(self._aux_names, self.aux_arrays) if a is not None]
         try:
-            return self._symbol.infer_shape_partial(**known)[1]
+            return infer_bound_shapes(self._symbol, {n: a.shape for n, a in bound},
+                                      {n: a._t.dtype for n, a in bound})[1]
         except MXNetError as err:
             raise MXNetError('bind: %s' % err) from None
 

@@ -155,6 +155,13 @@ def infer_shape(sym, args, kwargs, partial):
     return _collect(sym, nodes, shapes, partial, ())
 
 
+def infer_bound_shapes(sym, shapes, dtypes):
+    """Partial shape inference as ``bind`` runs it, with the bound arrays' shapes and torch
+    dtypes (name -> value): ``(arg_shapes, out_shapes, aux_shapes)``, unknown shapes as ()."""
+    nodes, entries, _ = entry_shapes(sym, {k: tuple(v) for k, v in shapes.items()}, dtypes)
+    return _collect(sym, nodes, entries, True, ())[0]
+
+
 def entry_shapes(sym, given, given_dtypes=None):
     """Shapes and torch dtypes of every entry of the graph: ``(nodes, shapes, dtypes)`` where
     ``shapes[id(node)][k]`` is the shape of output ``k`` of ``node`` (None if unknown) and
