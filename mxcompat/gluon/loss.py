@@ -176,10 +176,6 @@ class SoftmaxCrossEntropyLoss(Loss):
         return HybridBlock.forward(self, pred, label, sample_weight)
 
     def hybrid_forward(self, F, pred, label, sample_weight=None):
-        if F is ndarray and sample_weight is None and self._fused:
-            loss = _fused_sparse_ce(pred._t, label._t)
-            if loss is not None:
-                return wrap(loss) if self._weight is None else wrap(loss) * self._weight
         if not self._from_logits:
             pred = F.log_softmax(pred, self._axis)
         if self._sparse_label:
