@@ -5,6 +5,8 @@ resolve to mxcompat as well.
 """
 __version__ = '1.9.1'
 
+from . import cpu_memory
+cpu_memory.keep_freed_memory()
 from . import base
 from .base import MXNetError
 from . import context

@@ -4,6 +4,7 @@ import warnings
 
 import torch
 
+from . import cpu_memory
 from .base import MXNetError
 
 __all__ = ['Context', 'cpu', 'gpu', 'cpu_pinned', 'current_context', 'num_gpus',
@@ -112,10 +113,14 @@ class Context(metaclass=_ContextType):
         Context._default_ctx.value = self._old_ctx
 
     def empty_cache(self):
-        """Empties the memory cache for the current contexts device (GPU only)."""
-        if self.device_typeid == 2 and torch.cuda.is_available():
-            with torch.cuda.device(self.device_id):
-                torch.cuda.empty_cache()
+        """Empties the memory cache for the current contexts device: torch's CUDA cache on a
+        GPU; on a CPU, the freed memory mxcompat keeps for reuse (see ``mxcompat.cpu_memory``)."""
+        if self.device_typeid == 2:
+            if torch.cuda.is_available():
+                with torch.cuda.device(self.device_id):
+                    torch.cuda.empty_cache()
+        else:
+            cpu_memory.release_freed_memory()
 
 
 def cpu(device_id=0):

@@ -7,6 +7,8 @@ one, ``moving_mean``/``moving_var`` are updated in place with
 operator (a forward in training mode without backward leaves them unchanged, as in MXNet), and
 the visible ``var`` output is the inverse standard deviation ``1/sqrt(var + eps)``.
 """
+import threading
+
 import torch
 import torch.nn.functional as F
 
@@ -24,20 +26,49 @@ def _check_param(op, name, t, channels):
                          % (op, name, tuple(t.shape), channels))
 
 
+# Moving-statistics updates due in the running backward pass; each BatchNorm's gradient hook adds
+# one and queues a flush for the end of the pass, which applies all of them with a few
+# multi-tensor kernels instead of four small kernels per layer.
+_pending_moving = []
+_pending_lock = threading.Lock()
+_queue_callback = torch.autograd.Variable._execution_engine.queue_callback
+
+
+def _flush_moving():
+    with _pending_lock:
+        if not _pending_moving:
+            return
+        pending = _pending_moving[:]
+        del _pending_moving[:]
+    groups = {}
+    for moving_mean, moving_var, mean, invstd, momentum, eps in pending:
+        g = groups.setdefault((momentum, eps), ([], [], [], []))
+        g[0].append(moving_mean)
+        g[1].append(moving_var)
+        g[2].append(mean)
+        g[3].append(invstd)
+    with torch.no_grad():
+        for (momentum, eps), (mm, mv, means, invstds) in groups.items():
+            var = torch._foreach_pow(invstds, -2)
+            torch._foreach_sub_(var, eps)
+            torch._foreach_mul_(mm + mv, momentum)
+            torch._foreach_add_(mm + mv, means + list(var), alpha=1.0 - momentum)
+
+
 def _update_moving_on_backward(out, moving_mean, moving_var, mean, invstd, momentum, eps):
-    """Fold the batch statistics into the moving ones when the gradient reaches ``out``."""
-    moving = (moving_mean.detach(), moving_var.detach())
+    """Fold the batch statistics into the moving ones when the gradient reaches ``out``:
+    ``moving = moving * momentum + batch * (1 - momentum)``, at the end of that backward pass."""
     mean, invstd = mean.detach(), invstd.detach()
     if mean.dtype != moving_mean.dtype:  # (float16 data: torch's statistics are float32)
         mean = mean.to(moving_mean.dtype)
     if invstd.dtype != moving_var.dtype:
         invstd = invstd.to(moving_var.dtype)
-    batch_weight = 1.0 - momentum
+    update = (moving_mean.detach(), moving_var.detach(), mean, invstd, momentum, eps)
 
     def hook(grad):
-        var = invstd.pow(-2).sub_(eps)
-        torch._foreach_mul_(moving, momentum)
-        torch._foreach_add_(moving, (mean, var), alpha=batch_weight)
+        with _pending_lock:
+            _pending_moving.append(update)
+        _queue_callback(_flush_moving)
 
     out.register_hook(hook)
 

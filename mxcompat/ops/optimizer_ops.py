@@ -421,39 +421,58 @@ def multi_sgd_inplace(weights, grads, moms, lrs, wds, momentum, rescale_grad, cl
     on MXNet's GPUs); nothing is allocated without clipping and nothing is recorded by
     autograd. The caller checks shapes and dtypes."""
     rescale = _f32(rescale_grad)
-    groups = {}
-    for k, pair in enumerate(zip(lrs, wds)):
-        groups.setdefault(pair, []).append(k)
-    single = len(groups) == 1
+    clip = _f32(clip_gradient) if clip_gradient >= 0 else None
+    momentum = _f32(momentum)
     prev = torch.is_grad_enabled()
     _set_grad_enabled(False)
     try:
-        if clip_gradient >= 0:  # lr * clip(rescale * g)
-            clip = _f32(clip_gradient)
-            grads = torch._foreach_mul(grads, rescale)
-            torch._foreach_clamp_min_(grads, -clip)
-            torch._foreach_clamp_max_(grads, clip)
-            rescale = 1.0
-        if moms is not None:
-            torch._foreach_mul_(moms, _f32(momentum))
-        for (lr, wd), ks in groups.items():
-            ws, gs, ms = (weights, grads, moms) if single else \
-                ([weights[k] for k in ks], [grads[k] for k in ks],
-                 None if moms is None else [moms[k] for k in ks])
+        for (lr, wd), ks in _sgd_chunks(weights, lrs, wds):
+            ws, gs = [weights[k] for k in ks], [grads[k] for k in ks]
+            if clip is not None:  # lr * clip(rescale * g)
+                gs = torch._foreach_mul(gs, rescale)
+                torch._foreach_clamp_min_(gs, -clip)
+                torch._foreach_clamp_max_(gs, clip)
             lr = _f32(lr)
             decay = _f32(lr * _f32(wd))
-            step = -_f32(lr * rescale)
-            if ms is None:  # w - lr * wd * w - lr * rescale * g
+            step = -_f32(lr * (1.0 if clip is not None else rescale))
+            if moms is None:  # w - lr * wd * w - lr * rescale * g
                 if decay:
                     torch._foreach_add_(ws, ws, alpha=-decay)
                 torch._foreach_add_(ws, gs, alpha=step)
             else:
+                ms = [moms[k] for k in ks]
+                torch._foreach_mul_(ms, momentum)
                 if decay:
                     torch._foreach_add_(ms, ws, alpha=-decay)
                 torch._foreach_add_(ms, gs, alpha=step)
                 torch._foreach_add_(ws, ms)
     finally:
         _set_grad_enabled(prev)
+
+
+# Each multi-tensor pass of an SGD update reads what the previous one wrote: passes over chunks
+# of about this many bytes of weights find the data still in cache, where passes over a whole
+# model's tensors would stream every pass from memory.
+_SGD_CHUNK_BYTES = 4 << 20
+
+
+def _sgd_chunks(weights, lrs, wds):
+    """((lr, wd), indices) for runs of weights that share (lr, wd), split into cache-sized
+    chunks."""
+    groups = {}
+    for k, pair in enumerate(zip(lrs, wds)):
+        groups.setdefault(pair, []).append(k)
+    for pair, ks in groups.items():
+        chunk, size = [], 0
+        for k in ks:
+            w = weights[k]
+            chunk.append(k)
+            size += w.numel() * w.element_size()
+            if size >= _SGD_CHUNK_BYTES:
+                yield pair, chunk
+                chunk, size = [], 0
+        if chunk:
+            yield pair, chunk
 
 
 _MULTI_TAIL = {'rescale_grad': _p(1.0), 'clip_gradient': _p(-1.0), 'num_weights': (Int, 1)}
