@@ -73,6 +73,14 @@ def _update_moving_on_backward(out, moving_mean, moving_var, mean, invstd, momen
     out.register_hook(hook)
 
 
+def _meta_norm(x, stat_shape):
+    """(out, mean, inverse std) of torch's native batch/layer norm on a meta tensor (shape
+    inference), as its CPU kernels shape them, without running it: those meta kernels are written
+    in Python, and the first one used imports torch's compiler stack, about a second on a
+    model's first forward."""
+    return torch.empty_like(x), x.new_empty(stat_shape), x.new_empty(stat_shape)
+
+
 def _batch_norm(op, data, gamma, beta, moving_mean, moving_var, eps, momentum, fix_gamma,
                 use_global_stats, axis):
     """(out, mean, invstd or None) of MXNet's BatchNorm; invstd is None in predict mode."""
@@ -92,7 +100,11 @@ def _batch_norm(op, data, gamma, beta, moving_mean, moving_var, eps, momentum, f
     if axis != 1:
         x = data.reshape(int(torch.Size(data.shape[:axis]).numel()), channels, -1)
     weight = None if fix_gamma else gamma
-    if is_training() and not use_global_stats:
+    if x.is_meta:
+        out, mean, invstd = _meta_norm(x, (channels,))
+        if not is_training() or use_global_stats:
+            mean = invstd = None
+    elif is_training() and not use_global_stats:
         out, mean, invstd = torch.native_batch_norm(x, weight, beta, None, None, True, 0.0, eps)
         if out.requires_grad:
             _update_moving_on_backward(out, moving_mean, moving_var, mean, invstd, momentum, eps)
@@ -221,7 +233,10 @@ def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):
     _check_param('LayerNorm', 'beta', beta, channels)
     last = axis == ndim - 1
     x = data if last else data.movedim(axis, -1)
-    out, mean, rstd = torch.native_layer_norm(x, (channels,), gamma, beta, eps)
+    if x.is_meta:
+        out, mean, rstd = _meta_norm(x, x.shape[:-1] + (1,))
+    else:
+        out, mean, rstd = torch.native_layer_norm(x, (channels,), gamma, beta, eps)
     if not last:
         out = out.movedim(-1, axis)
     if not output_mean_var:
