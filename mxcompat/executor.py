@@ -409,14 +409,18 @@ class Executor:
             heads = [g._t if isinstance(g, NDArray) else torch.as_tensor(g) for g in out_grads]
         # an output listed twice (an RNN's last output and its state) takes the gradient given
         # last for it, as in MXNet, not the sum
+        # outputs of non-differentiable operators (comparisons, logical ops, ...) pass no
+        # gradient: with none left, every 'write' gradient is zero, as in MXNet
         if len(outs) == 1:
             if not outs[0].requires_grad:
+                self._write_grads(grad_index, [None] * len(grad_index))
                 return
             roots, heads = outs, heads[:1]
         else:
             pairs = list({id(o): (o, h) for o, h in zip(outs, heads)
                           if o.requires_grad}.values())
             if not pairs:
+                self._write_grads(grad_index, [None] * len(grad_index))
                 return
             roots, heads = [o for o, _ in pairs], [h for _, h in pairs]
         if out_grads is None and _run_backward is not None:
