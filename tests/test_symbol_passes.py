@@ -12,7 +12,7 @@ import mxcompat as mx
 from mxcompat.test_utils import environment
 from scripts.fixture_writers.symbol_passes import (
     CSE_CASES, DEBUG_CASES, GRAD_CASES, GRAD_REQS, PLAN_CASES, SHAPE_CASES, _lstm_group,
-    cse_case, debug_case, grad_case, grad_req, grad_shapes, plan_case, shape_case)
+    cse_case, debug_case, grad_case, grad_req, grad_shapes, nondiff_grads, plan_case, shape_case)
 
 from conftest import FIXTURES
 
@@ -129,6 +129,10 @@ def test_infer_shape(facts, cid):
     arg, out, _ = sym.infer_shape(**shapes)
     assert [list(s) for s in arg] == want['arg']
     assert [list(s) for s in out] == want['out']
+
+
+def test_nondifferentiable_backward_writes_zeros(facts):
+    assert nondiff_grads(mx) == facts['nondiff_grads']
 
 
 def test_batch_take_types(facts):

@@ -733,8 +733,8 @@ def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=Non
     """Build the node for ``op`` called as ``mx.sym.<func_name>``."""
     sparams, extra_attrs = {}, {}
     for k, v in params.items():
-        if v is None:
-            continue
+        if v is None and k not in op.params:
+            continue  # an explicit None of an operator parameter is kept, as MXNet keeps it
         v = attr_to_string(v) if not isinstance(v, string_types) else v
         # hidden keys (lr_mult, ctx_group, ...) and __dunder__ keys are attributes, not params
         if k in _HIDDEN_KEYS or (k.startswith('__') and k.endswith('__')):

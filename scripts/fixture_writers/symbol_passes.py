@@ -126,10 +126,27 @@ def shape_case(mx, cid):
         'fc-backward': (mx.sym.FullyConnected(w, num_hidden=4, no_bias=True) +
                         mx.sym.FullyConnected(x, num_hidden=4), {'x': (5, 3), 'w': (0, 2)}),
         'batch-take': (mx.sym.batch_take(x, mx.sym.var('i')), {'x': (4, 3), 'i': (4,)}),
+        # an explicit axis=None (sort the flattened array), not sort's default axis=-1
+        'sort-flat': (mx.sym.sort(x, axis=None), {'x': (3, 4)}),
     }[cid]
 
 
-SHAPE_CASES = ('conflict-late', 'conflict-direct', 'square-ok', 'fc-backward', 'batch-take')
+SHAPE_CASES = ('conflict-late', 'conflict-direct', 'square-ok', 'fc-backward', 'batch-take',
+               'sort-flat')
+
+
+def nondiff_grads(mx):
+    """The 'write' gradients an executor leaves after a backward pass through a
+    non-differentiable operator (the arrays held 5 before)."""
+    sym = mx.sym.broadcast_logical_and(mx.sym.var('a'), mx.sym.var('b'))
+    exe = sym.simple_bind(mx.cpu(), a=(2, 3), b=(2, 1))
+    for g in exe.grad_arrays:
+        g[:] = 5
+    exe.arg_arrays[0][:] = mx.nd.array([[0.5, 0, 2], [1, 0, 3]])
+    exe.arg_arrays[1][:] = mx.nd.array([[1], [0]])
+    exe.forward(is_train=True)
+    exe.backward(mx.nd.ones((2, 3)))
+    return [g.asnumpy().tolist() for g in exe.grad_arrays]
 
 
 def debug_case(mx, cid):
@@ -226,6 +243,7 @@ def write(mx, outdir):
     facts['lstm_unknown'] = [[list(s) for s in ss] for ss in lstm.infer_shape_partial()]
     for cid in DEBUG_CASES:
         facts['debug'][cid] = debug_case(mx, cid).debug_str()
+    facts['nondiff_grads'] = nondiff_grads(mx)
     del os.environ['MXNET_SUBGRAPH_BACKEND']
     with open(os.path.join(outdir, 'symbol_passes.json'), 'w') as f:
         json.dump(facts, f, indent=1, sort_keys=True)
