@@ -5,11 +5,11 @@ distributed ones run in two processes on torch.distributed (gloo) and are compar
 two-worker run of MXNet's parameter server.
 """
 import os
-import socket
 import time
 
 import numpy as np
 import pytest
+import torch.distributed as dist
 import torch.multiprocessing as mp
 
 import mxcompat as mx
@@ -79,15 +79,10 @@ def test_sparse_and_dist_errors():
         os.environ.update(env)
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
 def _dist_entry(rank, kv_type, port, outdir):
     os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT=str(port), RANK=str(rank),
-                      WORLD_SIZE='2', LOCAL_RANK=str(rank))
+                      WORLD_SIZE='2', LOCAL_RANK=str(rank), TORCHELASTIC_USE_AGENT_STORE='True',
+                      TORCHELASTIC_RESTART_COUNT='0')
     import mxcompat
     import mxcompat.kvstore  # noqa: F401
     import mxcompat.module  # noqa: F401
@@ -100,7 +95,10 @@ def _dist_entry(rank, kv_type, port, outdir):
 
 @pytest.mark.parametrize('kv_type', ['dist_sync', 'dist_async'])
 def test_dist_two_workers(kv_type, tmp_path):
-    ctx = mp.start_processes(_dist_entry, args=(kv_type, _free_port(), str(tmp_path)),
+    # the rendezvous store is hosted here, as torchrun's agent hosts it, on a port it holds
+    # from the start: the workers only connect to it
+    store = dist.TCPStore('127.0.0.1', 0, 2, is_master=True, wait_for_workers=False)
+    ctx = mp.start_processes(_dist_entry, args=(kv_type, store.port, str(tmp_path)),
                              nprocs=2, join=False, start_method='spawn')
     deadline = time.time() + 240
     try:
