@@ -334,11 +334,17 @@ def _concat(opname, tensors, dim):
     ndim = tensors[0].dim()
     axis = _check_axis(dim, ndim, opname, 'dim')
     try:
-        return torch.cat(tensors, axis)
+        out = torch.cat(tensors, axis)
     except RuntimeError:
         shapes = [tuple(t.shape) for t in tensors]
         raise MXNetError('%s: incompatible input shapes %s: all dimensions except dim=%d must '
                          'match' % (opname, shapes, dim)) from None
+    if out.is_meta and any(t.shape[axis] == 0 for t in tensors):
+        # shape inference: an input of unknown (0) size along dim leaves the joined size unknown
+        shape = list(out.shape)
+        shape[axis] = 0
+        out = out.new_empty(shape)
+    return out
 
 
 @register('Concat', inputs=('*data',), aliases=('concat',), key_var_num_args='num_args',

@@ -269,6 +269,9 @@ def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):
     holes = [(j, d) for j, s in enumerate(in_shapes) for d, v in enumerate(s) if v == 0]
     if not holes or len(holes) > 3:
         return None
+    joined = _solve_concat(node, in_shapes, out_shapes, holes)
+    if joined is not None:
+        return joined
     seen = {v for s in list(in_shapes) + list(out_shapes) if s is not None for v in s if v > 0}
     if len(holes) == 1 and len(out_shapes) == 1 and _known(out_shapes[0]):
         # a size-preserving operator (Reshape) fixes the one missing dim by the sizes
@@ -322,6 +325,29 @@ def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):
             if fits(fill(tuple(other if mask >> k & 1 else v for k, v in enumerate(found)))):
                 return None
     return fill(found)
+
+
+def _solve_concat(node, in_shapes, out_shapes, holes):
+    """The inputs of a Concat whose one unknown size along ``dim`` is what its known output
+    leaves, or of an ``_rnn_param_concat`` whose one or two unknown sizes (a bidirectional
+    layer's first input-to-hidden weights) share it equally, as MXNet infers them; None
+    otherwise."""
+    name = node.op.name
+    if name not in ('Concat', '_rnn_param_concat') or len(out_shapes) != 1 or \
+            not out_shapes[0] or not _known(out_shapes[0]):
+        return None
+    ndim = len(in_shapes[0])
+    axis = node.params.get('dim', 1)
+    axis = axis + ndim if axis < 0 else axis
+    if any(d != axis for _, d in holes) or len(holes) > (2 if name == '_rnn_param_concat' else 1):
+        return None
+    residual = out_shapes[0][axis] - sum(s[axis] for s in in_shapes)
+    if residual <= 0 or residual % len(holes):
+        return None
+    trial = [list(s) for s in in_shapes]
+    for j, d in holes:
+        trial[j][d] = residual // len(holes)
+    return [tuple(s) for s in trial]
 
 
 def _dims(shape):

@@ -58,6 +58,16 @@ def _zoneout(rnn):
                            zoneout_states=0.2)
 
 
+def _in_sequential(mx):
+    """A bidirectional LSTM whose input size a HybridSequential's graph infers (the fused
+    parameter vector's shape is inferred back through ``_rnn_param_concat``)."""
+    net = mx.gluon.nn.HybridSequential(prefix='q_')
+    with net.name_scope():
+        net.add(mx.gluon.rnn.LSTM(4, bidirectional=True))
+        net.add(mx.gluon.nn.Dense(3, flatten=False))
+    return net, {'kind': 'layer', 'shape': (T, N, C), 'states': False, 'grad': True}
+
+
 MODELS = {
     'rnn_relu_2l': _layer('RNN', 5, num_layers=2),
     'rnn_tanh_bi_ntc': _layer('RNN', 4, layout='NTC', activation='tanh', bidirectional=True),
@@ -87,6 +97,7 @@ MODELS = {
     'zoneout_predict': _cell(_zoneout),
     'residual_valid': _cell(lambda rnn: rnn.ResidualCell(rnn.GRUCell(C, prefix='g_')),
                             valid=True),
+    'lstm_bi_in_sequential': _in_sequential,
 }
 
 
