@@ -82,7 +82,11 @@ def run_meta(node, in_shapes, in_dtypes, partial=False):
 def _run_meta(node, in_shapes, in_dtypes, partial):
     op = node.op
     fixed = _INPUT_DTYPES.get(op.name, {})
-    present = [torch.empty(s, dtype=d or fixed.get(j, torch.float32), device='meta')
+    # an input of unknown dtype (a variable declared without one) takes the floating dtype of
+    # the others, as MXNet's type inference gives it: shape inference never fails on dtypes
+    default = next((d for d in in_dtypes if d is not None and d.is_floating_point),
+                   torch.float32)
+    present = [torch.empty(s, dtype=d or fixed.get(j, default), device='meta')
                for j, (s, d) in enumerate(zip(in_shapes, in_dtypes))]
     pos = op.call_positions(node.params)
     if pos is None:

@@ -128,11 +128,14 @@ def shape_case(mx, cid):
         'batch-take': (mx.sym.batch_take(x, mx.sym.var('i')), {'x': (4, 3), 'i': (4,)}),
         # an explicit axis=None (sort the flattened array), not sort's default axis=-1
         'sort-flat': (mx.sym.sort(x, axis=None), {'x': (3, 4)}),
+        # a variable without a dtype next to a float64 constant: shapes need no dtypes
+        'float64-constant': (mx.sym.broadcast_mul(x, mx.sym.ones((2, 3), dtype='float64')),
+                             {'x': (2, 3)}),
     }[cid]
 
 
 SHAPE_CASES = ('conflict-late', 'conflict-direct', 'square-ok', 'fc-backward', 'batch-take',
-               'sort-flat')
+               'sort-flat', 'float64-constant')
 
 
 def nondiff_grads(mx):
