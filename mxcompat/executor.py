@@ -25,6 +25,10 @@ _CONTIGUOUS = torch.contiguous_format
 _REQS = ('write', 'add', 'null')
 
 
+def _infers_range(params):
+    return params.get('infer_range') and params.get('stop') is None
+
+
 class _Plan:
     """The graph of a symbol as a list of steps over value slots."""
     __slots__ = ('steps', '_calls', 'var_slots', 'out_slots', 'n_slots')
@@ -62,10 +66,12 @@ class _Plan:
 
     def fill_unknown_shapes(self, symbol, known):
         """Give operators without inputs whose ``shape`` has unknown (0) dims (the zeros of an
-        RNN cell's ``begin_state``) the shape that inference finds for their output, as MXNet
-        does; ``known`` maps argument and auxiliary names to shapes."""
+        RNN cell's ``begin_state``) the shape that inference finds for their output, and an
+        ``arange(infer_range=True)`` the ``stop`` of that size, as MXNet does; ``known`` maps
+        argument and auxiliary names to shapes."""
         pending = [step for step in self.steps
-                   if not step[1] and 0 in (step[2].get('shape') or ())]
+                   if not step[1] and (0 in (step[2].get('shape') or ()) or
+                                       _infers_range(step[2]))]
         if not pending:
             return
         internals = symbol.get_internals()
@@ -76,7 +82,11 @@ class _Plan:
         for _, _, params, _, node in pending:
             shape = found.get((id(node), 0))
             if shape and all(d > 0 for d in shape):
-                params['shape'] = tuple(shape)
+                if _infers_range(params):  # arange(infer_range=True): stop from the size
+                    params['stop'] = params['start'] + \
+                        shape[0] // params['repeat'] * params['step']
+                else:
+                    params['shape'] = tuple(shape)
 
     def run(self, values):
         for fn, ins, params, outs, node in self.steps:

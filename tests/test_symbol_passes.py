@@ -12,7 +12,8 @@ import mxcompat as mx
 from mxcompat.test_utils import environment
 from scripts.fixture_writers.symbol_passes import (
     CSE_CASES, DEBUG_CASES, GRAD_CASES, GRAD_REQS, PLAN_CASES, SHAPE_CASES, _lstm_group,
-    cse_case, debug_case, grad_case, grad_req, grad_shapes, nondiff_grads, plan_case, shape_case)
+    arange_infer_range, cse_case, debug_case, grad_case, grad_req, grad_shapes, nondiff_grads,
+    plan_case, shape_case)
 
 from conftest import FIXTURES
 
@@ -129,6 +130,10 @@ def test_infer_shape(facts, cid):
     arg, out, _ = sym.infer_shape(**shapes)
     assert [list(s) for s in arg] == want['arg']
     assert [list(s) for s in out] == want['out']
+
+
+def test_arange_infer_range(facts):
+    assert arange_infer_range(mx) == facts['arange_infer_range']
 
 
 def test_nondifferentiable_backward_writes_zeros(facts):

@@ -138,6 +138,18 @@ SHAPE_CASES = ('conflict-late', 'conflict-direct', 'square-ok', 'fc-backward', '
                'sort-flat', 'float64-constant')
 
 
+def arange_infer_range(mx):
+    """Outputs of ``arange(infer_range=True)`` graphs, whose size comes from the consumer."""
+    outs = []
+    for sym in (mx.sym.arange(start=0, stop=None, infer_range=True) + mx.sym.zeros(shape=[5]),
+                mx.sym.arange(start=2, step=0.5, repeat=2, infer_range=True) +
+                mx.sym.zeros(shape=[6])):
+        exe = sym.bind(ctx=mx.cpu(), args={})
+        exe.forward()
+        outs.append(exe.outputs[0].asnumpy().tolist())
+    return outs
+
+
 def nondiff_grads(mx):
     """The 'write' gradients an executor leaves after a backward pass through a
     non-differentiable operator (the arrays held 5 before)."""
@@ -247,6 +259,7 @@ def write(mx, outdir):
     for cid in DEBUG_CASES:
         facts['debug'][cid] = debug_case(mx, cid).debug_str()
     facts['nondiff_grads'] = nondiff_grads(mx)
+    facts['arange_infer_range'] = arange_infer_range(mx)
     del os.environ['MXNET_SUBGRAPH_BACKEND']
     with open(os.path.join(outdir, 'symbol_passes.json'), 'w') as f:
         json.dump(facts, f, indent=1, sort_keys=True)
