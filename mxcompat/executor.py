@@ -65,12 +65,12 @@ class _Plan:
         self.n_slots = n
 
     def fill_unknown_shapes(self, symbol, known):
-        """Give operators without inputs whose ``shape`` has unknown (0) dims (the zeros of an
-        RNN cell's ``begin_state``) the shape that inference finds for their output, and an
-        ``arange(infer_range=True)`` the ``stop`` of that size, as MXNet does; ``known`` maps
-        argument and auxiliary names to shapes."""
+        """Give operators without inputs whose ``shape`` has unknown (0 or -1) dims (the zeros
+        of an RNN cell's ``begin_state``) the shape that inference finds for their output, and
+        an ``arange(infer_range=True)`` the ``stop`` of that size, as MXNet does; ``known``
+        maps argument and auxiliary names to shapes."""
         pending = [step for step in self.steps
-                   if not step[1] and (0 in (step[2].get('shape') or ()) or
+                   if not step[1] and (any(d <= 0 for d in step[2].get('shape') or ()) or
                                        _infers_range(step[2]))]
         if not pending:
             return

@@ -95,11 +95,16 @@ def _run_meta(node, in_shapes, in_dtypes, partial):
         args = [None] * len(op.inputs)
         for p, a in zip(pos, present):
             args[p] = a
-    if node.params.get('infer_range') and node.params.get('stop') is None:
+    params = node.params
+    if params.get('infer_range') and params.get('stop') is None:
         return None  # arange's size comes from its consumers
+    shape = params.get('shape')
+    if not args and shape and any(d < 0 for d in shape):
+        # ones/zeros/full(shape=(2, -1)): -1 is a size inference finds, like 0
+        params = dict(params, shape=tuple(max(d, 0) for d in shape))
     try:
         with torch.no_grad():
-            res = op.fn(*args, **node.params)
+            res = op.fn(*args, **params)
     except MXNetError:
         if partial:
             return None
@@ -108,7 +113,7 @@ def _run_meta(node, in_shapes, in_dtypes, partial):
         try:
             real = [None if a is None else torch.zeros(a.shape, dtype=a.dtype) for a in args]
             with torch.no_grad():
-                res = op.fn(*real, **node.params)
+                res = op.fn(*real, **params)
         except MXNetError:
             if partial:
                 return None

@@ -150,6 +150,17 @@ def arange_infer_range(mx):
     return outs
 
 
+def ones_unknown_dims(mx):
+    """Outputs of graphs whose ``ones`` have -1 (unknown) sizes that inference finds through a
+    transpose."""
+    outs = []
+    for s1, s2 in (([2, 3], [-1, -1]), ([2, -1], [3, -1])):
+        sym = mx.sym.ones(shape=s1) + mx.sym.transpose(mx.sym.ones(shape=s2))
+        exe = sym.bind(mx.cpu(), args={})
+        outs.append(exe.forward()[0].asnumpy().tolist())
+    return outs
+
+
 def nondiff_grads(mx):
     """The 'write' gradients an executor leaves after a backward pass through a
     non-differentiable operator (the arrays held 5 before)."""
@@ -260,6 +271,7 @@ def write(mx, outdir):
         facts['debug'][cid] = debug_case(mx, cid).debug_str()
     facts['nondiff_grads'] = nondiff_grads(mx)
     facts['arange_infer_range'] = arange_infer_range(mx)
+    facts['ones_unknown_dims'] = ones_unknown_dims(mx)
     del os.environ['MXNET_SUBGRAPH_BACKEND']
     with open(os.path.join(outdir, 'symbol_passes.json'), 'w') as f:
         json.dump(facts, f, indent=1, sort_keys=True)
