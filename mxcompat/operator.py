@@ -410,6 +410,8 @@ def get_operator_arguments(op_name):
         types.append('NDArray-or-Symbol[]' if inp.startswith('*') else 'NDArray-or-Symbol')
     for pname, (kind, default) in op.params.items():
         names.append(pname)
+        if isinstance(default, bool):
+            default = int(default)  # MXNet prints a boolean default as 0 or 1
         types.append('%s, required' % kind.name if default is REQUIRED
                      else '%s, optional, default=%s' % (kind.name, default))
     return OperatorArguments(len(names), names, types)

@@ -57,7 +57,9 @@ def Enum(*choices):
             raise ValueError('expected one of %s, got %r'
                              % (', '.join(repr(c) for c in choices if c is not None), v))
         return s
-    return Kind('{%s}' % ', '.join(repr(c) for c in choices), convert)
+    # MXNet lists an enum's choices sorted (None first), in documents and in errors alike
+    listed = sorted(choices, key=lambda c: (c is not None, str(c)))
+    return Kind('{%s}' % ', '.join(repr(c) for c in listed), convert)
 
 
 class OpDef:

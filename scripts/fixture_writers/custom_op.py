@@ -291,6 +291,9 @@ def run_scenarios(mx, operator, custom, prefix='t_'):
             records[name] = None
         except mx.base.MXNetError:
             records[name] = 'MXNetError'
+    # the argument descriptions mx.operator reports: enum choices sorted, booleans as 0/1
+    records['operator_arguments'] = [list(operator.get_operator_arguments(name))
+                                     for name in ('Activation', 'FullyConnected')]
     return arrays, records
 
 
