@@ -3,8 +3,8 @@
 ``record()`` switches torch's grad mode on for its scope and ``pause()`` switches it off; outside
 them mxcompat leaves torch's grad mode as the user has it, so that the hot path of an operator
 never toggles state. ``grad_req`` keeps MXNet's meaning: 'write' overwrites a variable's
-gradient on each backward (a leaf hook clears the buffer just before torch accumulates into it,
-or, for large arrays, the buffer adopts the storage of the gradient torch made), 'add'
+gradient on each backward (a leaf hook sets the buffer aside just before torch stores the
+gradient, and the buffer then adopts the storage of the gradient torch made), 'add'
 accumulates, 'null' computes none.
 """
 import threading
@@ -203,14 +203,10 @@ def predict_mode():
 _GRAD_REQS = ('write', 'add', 'null')
 
 
-# From this many elements up, a 'write' gradient is not cleared and then accumulated into
-# (two passes over memory) during ``backward``: torch stores the new gradient as it stores a
-# first one, and the gradient buffer, whose identity NDArrays hold, adopts its storage.
-_ADOPT_MIN_NUMEL = 1 << 14
 _GRAD_ONLY = object()  # _state.adopting during autograd.grad: no gradient is stored
 
 
-def _clear_before_write(tref, adopts):
+def _clear_before_write(tref):
     def hook(g):
         t = tref()
         if t is None:
@@ -220,44 +216,35 @@ def _clear_before_write(tref, adopts):
             return
         buf = t.grad
         if buf is not None and t._mx_grad_req == 'write':
-            if adopts and adopting is not None and buf._base is None and \
-                    not buf.requires_grad:
-                t._mx_grad_buf = buf  # _adopt_written puts it back
+            if adopting is not None and not buf.requires_grad:
+                # torch stores the new gradient as a first one (no clearing pass, no adding
+                # pass); _adopt_written then moves it into the buffer NDArrays hold
                 t.grad = None
-                adopting.append(t)
-            else:
+                adopting.append((t, buf))
+            else:  # a backward run outside mxcompat's: clear, and torch accumulates
                 buf.zero_()
         t._mx_fresh_grad = True  # read by NDArray._fresh_grad (Trainer's stale check)
     return hook
 
 
-def _adopt_written(t):
-    """After torch stored a 'write' gradient in ``t.grad`` (where ``_clear_before_write``
-    set the buffer aside): the buffer takes over its storage and is ``t.grad`` again."""
-    buf = t.__dict__.pop('_mx_grad_buf', None)
-    if buf is None:
-        return
-    new = t.grad
-    if new is not None and new.requires_grad:
-        return  # a gradient with history (create_graph) stays as torch made it
-    if new is None:
-        buf.zero_()
-    elif new.shape != buf.shape or new.dtype is not buf.dtype or not new.is_contiguous():
-        with torch.no_grad():
-            buf.copy_(new)
-    else:
-        buf.set_(new)
-    t.grad = buf
-
-
-def _restore_buffers(tensors):
-    """Buffers set aside for a gradient that was never stored (a nested ``grad``): cleared,
-    as a 'write' gradient is, and back in place."""
-    for t in tensors:
-        buf = t.__dict__.pop('_mx_grad_buf', None)
-        if buf is not None:
+def _adopt_written(set_aside):
+    """After a backward pass: each 'write' gradient buffer that ``_clear_before_write`` set
+    aside takes over the gradient torch stored in ``t.grad`` (its storage, or a copy where the
+    buffer is a view of a larger array; zeros where none was stored) and is ``t.grad`` again.
+    (Torch made the new gradient with the buffer's shape and dtype: ``t.grad`` accepts no
+    other.)"""
+    for t, buf in set_aside:
+        new = t.grad
+        if new is None:
             buf.zero_()
-            t.grad = buf
+        elif new.requires_grad:
+            continue  # a gradient with history (create_graph) stays as torch made it
+        elif buf._base is None:
+            buf.data = new  # set_() does the same swap at twice the cost
+        else:
+            with torch.no_grad():
+                buf.copy_(new)
+        t.grad = buf
 
 
 def mark_tensor(t, grad_req, grad_buffer=None):
@@ -288,10 +275,7 @@ def mark_tensor(t, grad_req, grad_buffer=None):
             t.grad.zero_()
     t._mx_grad_req = grad_req
     if not getattr(t, '_mx_hooked', False):
-        adopts = t.numel() >= _ADOPT_MIN_NUMEL and t.is_contiguous()
-        t.register_hook(_clear_before_write(weakref.ref(t), adopts))
-        if adopts:
-            t.register_post_accumulate_grad_hook(_adopt_written)
+        t.register_hook(_clear_before_write(weakref.ref(t)))
         t._mx_hooked = True
     return t
 
@@ -390,7 +374,7 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     finally:
         _state.adopting = prev
         if adopting:
-            _restore_buffers(adopting)
+            _adopt_written(adopting)
     if not retain_graph:  # MXNet frees the whole graph; torch only the saved tensors
         for t in ts:
             if not t.is_leaf:

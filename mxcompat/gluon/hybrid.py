@@ -83,9 +83,16 @@ class CachedGraph(object):
                     placed[p] = v
                 ins = placed
             g['_f%d' % j] = op.fn
-            g['_k%d' % j] = dict(node.params)
-            call = '_f%d(%s, **_k%d)' % (j, ', '.join(ins), j) if ins else \
-                '_f%d(**_k%d)' % (j, j)
+            if op.takes_positionally() and len(ins) == len(op.inputs) and \
+                    node.params.keys() == op.params.keys():
+                for i, pname in enumerate(op.params):
+                    g['_p%d_%d' % (j, i)] = node.params[pname]
+                    ins.append('_p%d_%d' % (j, i))
+                call = '_f%d(%s)' % (j, ', '.join(ins))
+            else:
+                g['_k%d' % j] = dict(node.params)
+                call = '_f%d(%s, **_k%d)' % (j, ', '.join(ins), j) if ins else \
+                    '_f%d(**_k%d)' % (j, j)
             nout = node.num_visible_outputs()  # hidden outputs are never consumed
             line_node[len(lines) + 2] = node
             if nout == 1:

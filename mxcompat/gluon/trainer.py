@@ -377,8 +377,14 @@ class Trainer(object):
                         raise UserWarning(_STALE_GRAD_MSG % (param.name, str(arr.context)))
                     continue
                 idx.append(i)
-                grads.append(param._sync_grads()[0] if param._grad is not None
-                             else param.list_grad()[0])
+                if param._grad is None:
+                    grads.append(param.list_grad()[0])
+                else:  # Parameter._sync_grads for one context
+                    g = param._grad[0]
+                    tg = t.grad
+                    if g._t is not tg:
+                        g = param._sync_grads()[0]
+                    grads.append(g)
                 weights.append(arr)
                 t._mx_fresh_grad = False
             if idx:

@@ -5,7 +5,6 @@ Each operator becomes a Python function with MXNet's signature (inputs, then par
 frame plus the torch call: inputs are unwrapped with ``x._t`` inside a zero-cost ``try``, and
 parameters are only converted when their kind needs it.
 """
-import inspect
 import keyword
 
 import torch
@@ -162,7 +161,7 @@ def make_function(op, func_name):
         body.extend(conv_lines)
         body.append('    except ValueError as _e:')
         body.append('        raise _bad_param(_op, _e.args[1], _e.args[2], _e.args[0]) from None')
-    positional = _takes_positionally(op)  # a positional call binds faster than keywords
+    positional = op.takes_positionally()
     call_args += [p if positional else '%s=%s' % (pname, p) for pname, p in call_params]
     body.append('    _r = _fn(%s)' % ', '.join(call_args))
     body.append('    if out is not None: return _write_out(out, _r)')
@@ -196,17 +195,6 @@ def make_function(op, func_name):
     fn.__module__ = 'mxcompat.ndarray'
     fn.__qualname__ = func_name
     return fn
-
-
-def _takes_positionally(op):
-    """Whether ``op.fn`` takes exactly its inputs and then its parameters, in the table's
-    order, as positional-or-keyword arguments."""
-    code = getattr(op.fn, '__code__', None)
-    if op.variadic or code is None or code.co_kwonlyargcount or \
-            code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
-        return False
-    names = tuple(op.inputs) + tuple(op.params)
-    return code.co_varnames[:code.co_argcount] == names
 
 
 def _params_dict(op):

@@ -22,7 +22,7 @@ _ACT = {'relu': torch.relu, 'sigmoid': torch.sigmoid, 'tanh': torch.tanh,
 @register('Activation',
           params={'act_type': (Enum('relu', 'sigmoid', 'tanh', 'softrelu', 'softsign'),
                                REQUIRED)})
-def activation(data, *, act_type):
+def activation(data, act_type):
     """Applies an activation function element-wise to the input.
 
     The following activation functions are supported:

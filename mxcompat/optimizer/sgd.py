@@ -59,8 +59,10 @@ def _inplace_tensors(weights, grads, states):
         if type(w) is not NDArray or type(g) is not NDArray:
             return None
         wt, gt = w._t, g._t
-        if wt.dtype not in _INPLACE_DTYPES or gt.dtype is not wt.dtype or \
-                gt.shape != wt.shape or gt is wt:
+        if gt is not wt.grad:  # torch checked the shape and dtype of the weight's own .grad
+            if gt.dtype is not wt.dtype or gt.shape != wt.shape or gt is wt:
+                return None
+        if wt.dtype not in _INPLACE_DTYPES:
             return None
         ws.append(wt)
         gs.append(gt)

@@ -145,10 +145,17 @@ def loads(data):
 
 
 def _group_by_dtype(indices, weights, grads):
+    """[(indices, weights, grads)] per dtype of the weights, in first-seen order."""
+    dtype = weights[0]._t.dtype
+    for w in weights:
+        if w._t.dtype is not dtype:
+            break
+    else:  # the usual case: one dtype
+        return [(tuple(indices), tuple(weights), tuple(grads))]
     groups = {}
     for item in zip(indices, weights, grads):
         groups.setdefault(item[1]._t.dtype, []).append(item)
-    return groups.values()
+    return [tuple(zip(*group)) for group in groups.values()]
 
 
 def apply_updates(optimizer, states, indices, weights, grads):
@@ -162,8 +169,7 @@ def apply_updates(optimizer, states, indices, weights, grads):
     step = optimizer.aggregate_num
     # an optimizer may update a whole group at once, with the bookkeeping of the chunked calls
     fused = getattr(optimizer, '_update_fused', None)
-    for group in _group_by_dtype(indices, weights, grads):
-        idx, ws, gs = zip(*group)
+    for idx, ws, gs in _group_by_dtype(indices, weights, grads):
         sts = [states[i] for i in idx]
         if fused is not None and fused(idx, ws, gs, sts, step):
             continue
@@ -188,15 +194,18 @@ class Updater(object):
             indices, grads, weights = list(index), grad, weight
         if weights:
             self.optimizer._set_current_context(weights[0].context.device_id)
+        synced = self.states_synced
         for i, idx in enumerate(indices):
+            if synced.get(idx):
+                continue  # the usual case: a state on the weight's context
             if isinstance(idx, bytes):
                 idx = indices[i] = idx.decode('utf-8')
             if idx not in self.states:
                 self.states[idx] = self.optimizer.create_state_multi_precision(idx, weights[i])
-                self.states_synced[idx] = True
-            elif not self.states_synced[idx]:
+                synced[idx] = True
+            elif not synced[idx]:
                 self.states[idx] = self.sync_state_context(self.states[idx], weights[i].context)
-                self.states_synced[idx] = True
+                synced[idx] = True
         if self.aggregate_updates:
             apply_updates(self.optimizer, self.states, indices, weights, grads)
         else:
