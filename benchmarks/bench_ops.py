@@ -48,16 +48,23 @@ def _mx_mlp_step(mx, x, y, w1, b1, w2, b2):
     for p in params:
         p.attach_grad()
     nd, autograd = mx.nd, mx.autograd
+    # constants of the model, as a script writes them
+    hidden, classes, rescale = w1.shape[0], w2.shape[0], 1.0 / x.shape[0]
 
     def step():
         with autograd.record():
-            h = nd.relu(nd.FullyConnected(x, w1, b1, num_hidden=w1.shape[0]))
-            out = nd.FullyConnected(h, w2, b2, num_hidden=w2.shape[0])
+            h = nd.relu(nd.FullyConnected(x, w1, b1, num_hidden=hidden))
+            out = nd.FullyConnected(h, w2, b2, num_hidden=classes)
             loss = -nd.pick(nd.log_softmax(out), y)
         loss.backward()
         for p in params:
-            nd.sgd_update(p, p.grad, lr=0.01, rescale_grad=1.0 / x.shape[0], out=p)
+            nd.sgd_update(p, p.grad, lr=0.01, rescale_grad=rescale, out=p)
     return step
+
+
+def _mx_dense(mx, x, w, b):
+    hidden = w.shape[0]  # a constant of the model, as a script writes it
+    return lambda: mx.nd.FullyConnected(x, w, b, num_hidden=hidden)
 
 
 def _torch_mlp_step(torch, x, y, w1, b1, w2, b2):
@@ -91,8 +98,7 @@ WORKLOADS = [
              lambda torch, a: lambda: torch.sum(a), needs=('sum',)),
     Workload('dot', _two, lambda mx, a, b: lambda: mx.nd.dot(a, b),
              lambda torch, a, b: lambda: torch.matmul(a, b), needs=('dot',)),
-    Workload('FullyConnected', _dense,
-             lambda mx, x, w, b: lambda: mx.nd.FullyConnected(x, w, b, num_hidden=w.shape[0]),
+    Workload('FullyConnected', _dense, _mx_dense,
              lambda torch, x, w, b: lambda: torch.nn.functional.linear(x, w, b),
              needs=('FullyConnected',)),
     Workload('broadcast_add', _row, lambda mx, a, b: lambda: mx.nd.broadcast_add(a, b),

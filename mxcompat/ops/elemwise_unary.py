@@ -24,14 +24,14 @@ def _dtype_name(t):
 def _unary(name, fn, doc, int_native=False):
     """Register ``fn`` as a unary operator. Unless ``int_native``, integer arrays are computed
     in float64 and cast back."""
-    if int_native:
-        def op(data):
+    if int_native:  # the torch function itself: no Python frame between mx.nd and torch
+        register(name, infer_shape='same', doc=doc)(fn)
+        return
+
+    def op(data):
+        if data.is_floating_point():
             return fn(data)
-    else:
-        def op(data):
-            if data.is_floating_point():
-                return fn(data)
-            return fn(data.to(torch.float64)).to(data.dtype)
+        return fn(data.to(torch.float64)).to(data.dtype)
     op.__name__ = name
     op.__doc__ = doc
     register(name, infer_shape='same')(op)

@@ -11,6 +11,7 @@ from ..base import MXNetError, dtype_name
 from . import param_shapes
 from .registry import register, REQUIRED, Int, Bool, Shape, Enum, DType
 
+_linear = F.linear
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _DECONV = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 _SPATIAL_NAMES = {1: '(batch, channel, width)', 2: '(batch, channel, height, width)',
@@ -52,14 +53,15 @@ def fully_connected(data, weight, bias, num_hidden, no_bias, flatten):
     - **bias**: `(num_hidden,)`
     - **out**: `(x1, x2, ..., xn, num_hidden)`
     """
-    if bias is not None and not no_bias and data.dim() == 2:
-        # the common case: torch checks the input features; MXNet's other shape checks
-        ws = weight.shape
-        if len(ws) == 2 and ws[0] == num_hidden and bias.shape == (num_hidden,):
-            try:
-                return F.linear(data, weight, bias)
-            except RuntimeError:
-                pass  # the checks below raise MXNet's error
+    if bias is not None and not no_bias and data.ndim == 2 and bias.shape == (num_hidden,):
+        # the common case: torch checks the input features against a 2-D weight (a 1-D weight
+        # gives a 1-D result); the weight's rows are the result's columns
+        try:
+            out = _linear(data, weight, bias)
+            if out.shape[1] == num_hidden:
+                return out
+        except (RuntimeError, IndexError):
+            pass  # the checks below raise MXNet's error
     if flatten and data.dim() != 2:
         if data.dim() < 1:
             raise MXNetError('FullyConnected: data must have at least one axis, got shape ()')

@@ -467,7 +467,7 @@ def _sgd_chunks(weights, lrs, wds):
         for k in ks:
             w = weights[k]
             chunk.append(k)
-            size += w.numel() * w.element_size()
+            size += w.nbytes
             if size >= _SGD_CHUNK_BYTES:
                 yield pair, chunk
                 chunk, size = [], 0

@@ -178,7 +178,8 @@ _OPS = {}
 
 def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_outputs=1,
              num_visible_outputs=None, output_names=None, key_var_num_args=None,
-             input_rule=None, infer_shape=None, differentiable=True, mutate=(), input_init=None):
+             input_rule=None, infer_shape=None, differentiable=True, mutate=(), input_init=None,
+             doc=None):
     """Register a torch implementation as MXNet operator ``name``.
 
     Parameters
@@ -208,10 +209,14 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
     input_init : dict of str -> str, optional
         The ``__init__`` attribute MXNet gives an input variable that a symbol creates for it
         (BatchNorm's moving statistics, PReLU's gamma), as initializer JSON.
+    doc : str, optional
+        The operator's documentation, where it is not ``fn``'s docstring (``fn`` may be a
+        torch function that serves several operators).
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
-                   num_visible_outputs, output_names, fn.__doc__, key_var_num_args,
+                   num_visible_outputs, output_names, fn.__doc__ if doc is None else doc,
+                   key_var_num_args,
                    input_rule, infer_shape, differentiable, mutate, input_init)
         for n in (name,) + tuple(aliases):
             if n in _OPS:

@@ -402,14 +402,17 @@ class Optimizer(object):
     def _apply_mult(self, base, indices, mults, attr):
         """``base`` times each index's multiplier: from the Gluon Parameter in param_dict,
         else from ``mults`` by index, else from ``mults`` by the index's name."""
-        values = [base] * len(indices)
-        for i, index in enumerate(indices):
-            if index in self.param_dict:
-                values[i] *= getattr(self.param_dict[index], attr)
+        param_dict, idx2name = self.param_dict, self.idx2name
+        values = []
+        for index in indices:
+            if index in param_dict:
+                values.append(base * getattr(param_dict[index], attr))
             elif index in mults:
-                values[i] *= mults[index]
-            elif index in self.idx2name:
-                values[i] *= mults.get(self.idx2name[index], 1.0)
+                values.append(base * mults[index])
+            elif index in idx2name:
+                values.append(base * mults.get(idx2name[index], 1.0))
+            else:
+                values.append(base)
         return values
 
     def _get_lrs(self, indices):

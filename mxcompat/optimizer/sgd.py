@@ -171,12 +171,16 @@ class SGD(_MomentumSGDBase):
         tensors = _inplace_tensors(weights, grads, states if self.momentum > 0 else None)
         if tensors is None:
             return False
-        lrs, wds = [], []
-        for s in range(0, len(indices), chunk):
-            part = indices[s:s + chunk]
-            self._update_count(part)
-            lrs += self._get_lrs(part)
-            wds += self._get_wds(part)
+        if self.lr_scheduler is None:  # learning rates do not depend on the update count
+            self._update_count(indices)
+            lrs, wds = self._get_lrs(indices), self._get_wds(indices)
+        else:
+            lrs, wds = [], []
+            for s in range(0, len(indices), chunk):
+                part = indices[s:s + chunk]
+                self._update_count(part)
+                lrs += self._get_lrs(part)
+                wds += self._get_wds(part)
         multi_sgd_inplace(*tensors, lrs, wds, self.momentum, self.rescale_grad,
                           self.clip_gradient or -1.0)
         return True
