@@ -163,6 +163,8 @@ def make_function(op, func_name):
         body.append('        raise _bad_param(_op, _e.args[1], _e.args[2], _e.args[0]) from None')
     positional = op.takes_positionally()
     call_args += [p if positional else '%s=%s' % (pname, p) for pname, p in call_params]
+    if op.writes_out:
+        call_args.append('out_tensor=out._t if type(out) is _NDArray else None')
     body.append('    _r = _fn(%s)' % ', '.join(call_args))
     body.append('    if out is not None: return _write_out(out, _r)')
     nout = op.num_outputs

@@ -56,6 +56,17 @@ def _check(opname, names, tensors, mp=()):
             raise MXNetError('%s: %s must be float32, got %s' % (opname, n, dtype_name(t.dtype)))
 
 
+def _into_weight(out_tensor, weight):
+    """Where an update of ``weight`` may be written in place: ``out_tensor`` (detached) when
+    it is the weight itself, as the optimizers call the update operators (``out=weight``);
+    else None, and the operator returns a new tensor."""
+    if out_tensor is None or out_tensor.data_ptr() != weight.data_ptr() or \
+            out_tensor.dtype is not weight.dtype or out_tensor.shape != weight.shape or \
+            out_tensor.stride() != weight.stride():
+        return None
+    return out_tensor.detach()
+
+
 def _clip(g, clip):
     return g.clamp_(-clip, clip) if clip >= 0 else g
 
@@ -66,16 +77,25 @@ def _scaled(grad, rescale, clip):
 
 
 # ------------------------------------------------------------------------------ SGD
-@register('sgd_update', inputs=('weight', 'grad'), params=_SGD, aliases=('_sparse_sgd_update',))
-def sgd_update(weight, grad, *, lr, wd, rescale_grad, clip_gradient, lazy_update):
+@register('sgd_update', inputs=('weight', 'grad'), params=_SGD, aliases=('_sparse_sgd_update',),
+          writes_out=True)
+def sgd_update(weight, grad, *, lr, wd, rescale_grad, clip_gradient, lazy_update,
+               out_tensor=None):
     """Update function for Stochastic Gradient Descent (SGD) optimizer:
     weight = (1 - lr * wd) * weight - lr * clip(rescale_grad * grad)."""
     weight, grad = weight.detach(), grad.detach()
     _check('sgd_update', ('weight', 'grad'), (weight, grad))
     if clip_gradient >= 0:
-        return torch.add(weight * (1 - lr * wd), _scaled(grad, rescale_grad, clip_gradient),
-                         alpha=-lr)
-    return torch.add(weight * (1 - lr * wd), grad, alpha=-(lr * rescale_grad))
+        g, alpha = _scaled(grad, rescale_grad, clip_gradient), -lr
+    else:
+        g, alpha = grad, -(lr * rescale_grad)
+    dst = _into_weight(out_tensor, weight)
+    if dst is None:
+        return torch.add(weight * (1 - lr * wd), g, alpha=alpha)
+    if 1 - lr * wd != 1.0:  # (x * 1.0 is x: the pass is skipped)
+        dst.mul_(1 - lr * wd)
+    dst.add_(g, alpha=alpha)
+    return out_tensor
 
 
 def _momentum_step(mom, w, grad, lr, momentum, wd, rescale_grad, clip_gradient):
@@ -89,15 +109,19 @@ def _momentum_step(mom, w, grad, lr, momentum, wd, rescale_grad, clip_gradient):
 
 
 @register('sgd_mom_update', inputs=('weight', 'grad', 'mom'), params=_SGD_MOM,
-          mutate=('mom',), aliases=('_sparse_sgd_mom_update',))
+          mutate=('mom',), aliases=('_sparse_sgd_mom_update',), writes_out=True)
 def sgd_mom_update(weight, grad, mom, *, lr, momentum, wd, rescale_grad, clip_gradient,
-                   lazy_update):
+                   lazy_update, out_tensor=None):
     """Momentum update function for SGD: mom = momentum * mom - lr * (wd * weight +
     clip(rescale_grad * grad)); weight = weight + mom."""
     weight, grad = weight.detach(), grad.detach()
     _check('sgd_mom_update', ('weight', 'grad', 'mom'), (weight, grad, mom))
     _momentum_step(mom, weight, grad, lr, momentum, wd, rescale_grad, clip_gradient)
-    return weight + mom
+    dst = _into_weight(out_tensor, weight)
+    if dst is None:
+        return weight + mom
+    dst.add_(mom)
+    return out_tensor
 
 
 @register('mp_sgd_update', inputs=('weight', 'grad', 'weight32'), params=_SGD,
@@ -184,9 +208,10 @@ def ftml_update(weight, grad, d, v, z, *, lr, beta1, beta2, epsilon, t, wd, resc
 @register('adam_update', inputs=('weight', 'grad', 'mean', 'var'), mutate=('mean', 'var'),
           aliases=('_sparse_adam_update',),
           params=dict({'lr': _p(REQUIRED), 'beta1': _p(0.9), 'beta2': _p(0.999),
-                       'epsilon': _p(1e-8)}, **_COMMON, lazy_update=(Bool, True)))
+                       'epsilon': _p(1e-8)}, **_COMMON, lazy_update=(Bool, True)),
+          writes_out=True)
 def adam_update(weight, grad, mean, var, *, lr, beta1, beta2, epsilon, wd, rescale_grad,
-                clip_gradient, lazy_update):
+                clip_gradient, lazy_update, out_tensor=None):
     """Update function for Adam optimizer (without bias correction: the caller folds it into
     lr): mean and var are moving averages of the gradient and of its square."""
     weight, grad = weight.detach(), grad.detach()
@@ -194,7 +219,12 @@ def adam_update(weight, grad, mean, var, *, lr, beta1, beta2, epsilon, wd, resca
     g = _clip(torch.add(grad * rescale_grad, weight, alpha=wd), clip_gradient)
     mean.mul_(beta1).add_(g, alpha=1 - beta1)
     var.mul_(beta2).addcmul_(g, g, value=1 - beta2)
-    return torch.addcdiv(weight, mean, torch.sqrt(var).add_(epsilon), value=-lr)
+    denom = torch.sqrt(var).add_(epsilon)
+    dst = _into_weight(out_tensor, weight)
+    if dst is None:
+        return torch.addcdiv(weight, mean, denom, value=-lr)
+    dst.addcdiv_(mean, denom, value=-lr)
+    return out_tensor
 
 
 _RMSPROP_TAIL = {'epsilon': _p(1e-8), 'wd': _p(0.0), 'rescale_grad': _p(1.0),
@@ -202,16 +232,20 @@ _RMSPROP_TAIL = {'epsilon': _p(1e-8), 'wd': _p(0.0), 'rescale_grad': _p(1.0),
 _RMSPROP = dict({'lr': _p(REQUIRED), 'gamma1': _p(0.95)}, **_RMSPROP_TAIL)
 
 
-@register('rmsprop_update', inputs=('weight', 'grad', 'n'), params=_RMSPROP, mutate=('n',))
+@register('rmsprop_update', inputs=('weight', 'grad', 'n'), params=_RMSPROP, mutate=('n',),
+          writes_out=True)
 def rmsprop_update(weight, grad, n, *, lr, gamma1, epsilon, wd, rescale_grad, clip_gradient,
-                   clip_weights):
+                   clip_weights, out_tensor=None):
     """Update function for RMSProp optimizer (Tieleman & Hinton)."""
     weight, grad = weight.detach(), grad.detach()
     _check('rmsprop_update', ('weight', 'grad', 'n'), (weight, grad, n))
     g = _clip(torch.add(grad * rescale_grad, weight, alpha=wd), clip_gradient)
     n.mul_(gamma1).addcmul_(g, g, value=1 - gamma1)
-    out = torch.addcdiv(weight, g, torch.sqrt(n + epsilon), value=-lr)
-    return _clip(out, clip_weights)
+    dst = _into_weight(out_tensor, weight)
+    if dst is None:
+        return _clip(torch.addcdiv(weight, g, torch.sqrt(n + epsilon), value=-lr), clip_weights)
+    _clip(dst.addcdiv_(g, torch.sqrt(n + epsilon), value=-lr), clip_weights)
+    return out_tensor
 
 
 @register('rmspropalex_update', inputs=('weight', 'grad', 'n', 'g', 'delta'),

@@ -68,11 +68,12 @@ class OpDef:
     """One operator of the table. See the module docstring."""
     __slots__ = ('name', 'fn', 'inputs', 'params', 'aliases', 'aux', 'num_outputs',
                  'num_visible_outputs', 'output_names', 'variadic', 'doc', 'key_var_num_args',
-                 'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init')
+                 'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
+                 'writes_out')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
-                 mutate, input_init=None):
+                 mutate, input_init=None, writes_out=False):
         self.name = name
         self.fn = fn
         self.inputs = tuple(inputs)
@@ -90,6 +91,7 @@ class OpDef:
         self.differentiable = differentiable
         self.mutate = mutate
         self.input_init = dict(input_init or {})
+        self.writes_out = writes_out
 
     def convert_params(self, kwargs):
         """Convert raw parameter values (Python values or attribute strings) to their kinds,
@@ -179,7 +181,7 @@ _OPS = {}
 def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_outputs=1,
              num_visible_outputs=None, output_names=None, key_var_num_args=None,
              input_rule=None, infer_shape=None, differentiable=True, mutate=(), input_init=None,
-             doc=None):
+             doc=None, writes_out=False):
     """Register a torch implementation as MXNet operator ``name``.
 
     Parameters
@@ -212,12 +214,16 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
     doc : str, optional
         The operator's documentation, where it is not ``fn``'s docstring (``fn`` may be a
         torch function that serves several operators).
+    writes_out : bool
+        ``fn`` takes a keyword ``out_tensor``: the tensor of the array an ``mx.nd`` call passes
+        as ``out=`` (None otherwise). It may write its result there and return that tensor
+        (the optimizer updates write into their weight so, instead of copying a new one in).
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
                    num_visible_outputs, output_names, fn.__doc__ if doc is None else doc,
                    key_var_num_args,
-                   input_rule, infer_shape, differentiable, mutate, input_init)
+                   input_rule, infer_shape, differentiable, mutate, input_init, writes_out)
         for n in (name,) + tuple(aliases):
             if n in _OPS:
                 raise RuntimeError('operator %s registered twice' % n)
