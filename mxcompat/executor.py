@@ -29,6 +29,10 @@ def _infers_range(params):
     return params.get('infer_range') and params.get('stop') is None
 
 
+def _unknown_shape(shape):
+    return shape == () or shape is not None and any(d <= 0 for d in shape)
+
+
 class _Plan:
     """The graph of a symbol as a list of steps over value slots."""
     __slots__ = ('steps', '_calls', 'var_slots', 'out_slots', 'n_slots')
@@ -65,12 +69,12 @@ class _Plan:
         self.n_slots = n
 
     def fill_unknown_shapes(self, symbol, known):
-        """Give operators without inputs whose ``shape`` has unknown (0 or -1) dims (the zeros
-        of an RNN cell's ``begin_state``) the shape that inference finds for their output, and
-        an ``arange(infer_range=True)`` the ``stop`` of that size, as MXNet does; ``known``
-        maps argument and auxiliary names to shapes."""
+        """Give operators without inputs whose ``shape`` is unknown (``()``, or 0 or -1
+        dims: the zeros of an RNN cell's ``begin_state``) the shape that inference finds for
+        their output, and an ``arange(infer_range=True)`` the ``stop`` of that size, as MXNet
+        does; ``known`` maps argument and auxiliary names to shapes."""
         pending = [step for step in self.steps
-                   if not step[1] and (any(d <= 0 for d in step[2].get('shape') or ()) or
+                   if not step[1] and (_unknown_shape(step[2].get('shape')) or
                                        _infers_range(step[2]))]
         if not pending:
             return

@@ -99,6 +99,8 @@ def _run_meta(node, in_shapes, in_dtypes, partial):
     if params.get('infer_range') and params.get('stop') is None:
         return None  # arange's size comes from its consumers
     shape = params.get('shape')
+    if not args and shape == ():
+        return None  # an operator without inputs of shape (): MXNet's unknown shape
     if not args and shape and any(d < 0 for d in shape):
         # ones/zeros/full(shape=(2, -1)): -1 is a size inference finds, like 0
         params = dict(params, shape=tuple(max(d, 0) for d in shape))

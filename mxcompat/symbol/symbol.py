@@ -774,6 +774,8 @@ def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=Non
         given = dict(zip(input_names, pos_inputs))
         for k, v in kw_inputs.items():
             if k not in input_names:
+                if not input_names:
+                    continue  # MXNet ignores Symbols passed to an operator without inputs
                 raise registry.unknown_argument(op, k)
             given[k] = v
         for iname in input_names:

@@ -161,6 +161,22 @@ def ones_unknown_dims(mx):
     return outs
 
 
+def empty_shape_inputless(mx):
+    """Operators without inputs given shape () (unknown in MXNet's legacy shape semantics),
+    sized by their consumer: zeros, and a randn given a Symbol it ignores (as
+    test_random.py's symbolic check calls it). Shapes and zeros' output."""
+    x = mx.sym.var('X')
+    z = mx.sym.zeros(shape=()) + x
+    exe = z.bind(mx.cpu(), args={'X': mx.nd.ones((3, 4))})
+    r = mx.sym.random.randn(data=mx.sym.ones((3, 4)), loc=1.0, scale=2.0, dtype='float32') + x
+    rexe = r.bind(mx.cpu(), args={'X': mx.nd.zeros((3, 4))})
+    return {'zeros_shapes': [[list(s) for s in ss]
+                             for ss in z.get_internals().infer_shape_partial(X=(3, 4))],
+            'zeros_out': exe.forward()[0].asnumpy().tolist(),
+            'randn_arguments': r.list_arguments(),
+            'randn_out_shape': list(rexe.forward()[0].shape)}
+
+
 def nondiff_grads(mx):
     """The 'write' gradients an executor leaves after a backward pass through a
     non-differentiable operator (the arrays held 5 before)."""
@@ -272,6 +288,7 @@ def write(mx, outdir):
     facts['nondiff_grads'] = nondiff_grads(mx)
     facts['arange_infer_range'] = arange_infer_range(mx)
     facts['ones_unknown_dims'] = ones_unknown_dims(mx)
+    facts['empty_shape_inputless'] = empty_shape_inputless(mx)
     del os.environ['MXNET_SUBGRAPH_BACKEND']
     with open(os.path.join(outdir, 'symbol_passes.json'), 'w') as f:
         json.dump(facts, f, indent=1, sort_keys=True)
