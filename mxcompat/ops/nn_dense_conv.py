@@ -53,15 +53,15 @@ def fully_connected(data, weight, bias, num_hidden, no_bias, flatten):
     - **bias**: `(num_hidden,)`
     - **out**: `(x1, x2, ..., xn, num_hidden)`
     """
-    if bias is not None and not no_bias and data.ndim == 2 and bias.shape == (num_hidden,):
-        # the common case: torch checks the input features against a 2-D weight (a 1-D weight
-        # gives a 1-D result); the weight's rows are the result's columns
-        try:
-            out = _linear(data, weight, bias)
-            if out.shape[1] == num_hidden:
-                return out
-        except (RuntimeError, IndexError):
-            pass  # the checks below raise MXNet's error
+    if bias is not None and not no_bias and data.ndim == 2:
+        # the common case: torch checks the input features; MXNet's other shape checks (on
+        # meta tensors torch's linear broadcasts a bias of another width)
+        ws = weight.shape
+        if len(ws) == 2 and ws[0] == num_hidden and bias.shape == (num_hidden,):
+            try:
+                return _linear(data, weight, bias)
+            except RuntimeError:
+                pass  # the checks below raise MXNet's error
     if flatten and data.dim() != 2:
         if data.dim() < 1:
             raise MXNetError('FullyConnected: data must have at least one axis, got shape ()')

@@ -19,8 +19,9 @@ def _prod(dims):
 
 
 def _set(shapes, i, shape):
-    # a partially known shape (0 = unknown dim) is completed too; inference merges the two
-    if i < len(shapes) and (shapes[i] is None or 0 in shapes[i]):
+    # inference merges the shape required here with the one known (0 = unknown dim), and a
+    # conflict between the two raises MXNet's "Shape inconsistent"
+    if i < len(shapes):
         shapes[i] = tuple(shape)
     return shapes
 

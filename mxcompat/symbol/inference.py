@@ -223,9 +223,10 @@ def entry_shapes(sym, given, given_dtypes=None):
                     merged = _merge(old, tuple(new))
                     if merged is None:
                         raise MXNetError(
-                            'Shape inconsistent in operator %s(name="%s"): input %s has shape '
-                            '%s but %s is required' % (n.op.name, n.name, i.name, tuple(old),
-                                                       tuple(new)))
+                            'Error in operator %s: Shape inconsistent, Provided = %s, inferred '
+                            'shape=(%s) (input %s has shape %s; %s(name="%s") requires %s)'
+                            % (n.name, _dims(old), ','.join(str(d) for d in new), i.name,
+                               tuple(old), n.op.name, n.name, tuple(new)))
                     if merged != old:
                         shapes[id(i)][k] = merged
                         changed = True

@@ -131,11 +131,14 @@ def shape_case(mx, cid):
         # a variable without a dtype next to a float64 constant: shapes need no dtypes
         'float64-constant': (mx.sym.broadcast_mul(x, mx.sym.ones((2, 3), dtype='float64')),
                              {'x': (2, 3)}),
+        # a weight of one row where num_hidden asks for 10 (its bias is inferred as (10,))
+        'fc-weight-rows': (mx.sym.FullyConnected(x, num_hidden=10, name='fc'),
+                           {'x': (5, 4), 'fc_weight': (1, 4)}),
     }[cid]
 
 
 SHAPE_CASES = ('conflict-late', 'conflict-direct', 'square-ok', 'fc-backward', 'batch-take',
-               'sort-flat', 'float64-constant')
+               'sort-flat', 'float64-constant', 'fc-weight-rows')
 
 
 def arange_infer_range(mx):
