@@ -19,7 +19,14 @@ def _prod(dims):
 
 
 def _set(shapes, i, shape):
-    # inference merges the shape required here with the one known (0 = unknown dim), and a
+    # a partially known shape (0 = unknown dim) is completed too; inference merges the two
+    if i < len(shapes) and (shapes[i] is None or 0 in shapes[i]):
+        shapes[i] = tuple(shape)
+    return shapes
+
+
+def _require(shapes, i, shape):
+    # the only shape the input may have: inference merges it with the one known, and a
     # conflict between the two raises MXNet's "Shape inconsistent"
     if i < len(shapes):
         shapes[i] = tuple(shape)
@@ -33,9 +40,9 @@ def fully_connected(shapes, p):
     num_in = _prod(data[1:]) if p['flatten'] else data[-1]
     if p['flatten'] and any(d == 0 for d in data[1:]):
         num_in = 0
-    _set(shapes, 1, (p['num_hidden'], num_in))
+    _require(shapes, 1, (p['num_hidden'], num_in))
     if not p['no_bias']:
-        _set(shapes, 2, (p['num_hidden'],))
+        _require(shapes, 2, (p['num_hidden'],))
     return shapes
 
 
