@@ -227,10 +227,24 @@ def _clear_before_write(tref):
     return hook
 
 
+_storage_use_count = getattr(torch._C, '_storage_Use_Count', None)
+
+
+def _shares_memory(buf):
+    """Whether another tensor sees the memory of ``buf`` (a view of it, a view it is, a
+    ``detach()``-ed alias): new values must then be written into that memory."""
+    if buf._base is not None:
+        return True
+    if _storage_use_count is None:  # (torch without it: only views of a base are seen)
+        return False
+    # one reference is buf's own, one the storage object made for the call
+    return _storage_use_count(buf.untyped_storage()._cdata) > 2
+
+
 def _adopt_written(set_aside):
     """After a backward pass: each 'write' gradient buffer that ``_clear_before_write`` set
-    aside takes over the gradient torch stored in ``t.grad`` (its storage, or a copy where the
-    buffer is a view of a larger array; zeros where none was stored) and is ``t.grad`` again.
+    aside takes over the gradient torch stored in ``t.grad`` (its storage; a copy where other
+    tensors see the buffer's memory; zeros where none was stored) and is ``t.grad`` again.
     (Torch made the new gradient with the buffer's shape and dtype: ``t.grad`` accepts no
     other.)"""
     for t, buf in set_aside:
@@ -239,11 +253,11 @@ def _adopt_written(set_aside):
             buf.zero_()
         elif new.requires_grad:
             continue  # a gradient with history (create_graph) stays as torch made it
-        elif buf._base is None:
-            buf.data = new  # set_() does the same swap at twice the cost
-        else:
+        elif _shares_memory(buf):
             with torch.no_grad():
                 buf.copy_(new)
+        else:
+            buf.data = new  # set_() does the same swap at twice the cost
         t.grad = buf
 
 

@@ -75,16 +75,29 @@ def run(mx):
     out['slices/v'] = v.grad.asnumpy()
     out['slices/w'] = w.grad.asnumpy()
 
-    # a large array (over a mebibyte), where mxcompat moves storage rather than copying
-    e = mx.nd.array(np.linspace(-1, 1, 300000, dtype=np.float32).reshape(600, 500))
+    # arrays that share the gradient's memory, taken before the backward passes: a slice
+    # and a detach()-ed alias
+    f = _x(mx, [1., 2., 3., 4.])
+    f.attach_grad()
+    part, alias = f.grad[1:3], f.grad.detach()
+    for k in (2., 5.):
+        with ag.record():
+            y = (f * f * k).sum()
+        y.backward()
+    out['shared/slice'] = part.asnumpy()
+    out['shared/alias'] = alias.asnumpy()
+
+    # a larger array
+    e = mx.nd.array(np.linspace(-1, 1, 20000, dtype=np.float32).reshape(200, 100))
     e.attach_grad()
-    held = e.grad
+    held, held_part = e.grad, e.grad[10:12]
     for k in (1., 0.5):
         with ag.record():
             y = (e * e * k).sum()
         y.backward()
     out['large/grad'] = e.grad.asnumpy()
     out['large/held'] = held.asnumpy()
+    out['large/held-slice'] = held_part.asnumpy()
     return out
 
 
