@@ -501,12 +501,12 @@ class Executor:
         plan = self._plan
         for fn, ins, params, outs, node in plan.steps:
             if self._monitor_all:
-                input_names = node.op.list_inputs(node.params)
+                input_names = node.op.monitor_inputs(node.params)
                 for (i, _), slot, iname in zip(node.inputs, ins, input_names):
                     arr = wrap(values[slot].detach())
                     if i.op is None:  # as MXNet, a variable input also reports itself
                         self._monitor(i.name, arr)
-                    self._monitor('%s_%s' % (node.name, iname.lstrip('*')), arr)
+                    self._monitor('%s_%s' % (node.name, iname), arr)
             for name, slot in zip(node.output_names(), outs):
                 self._monitor(name, wrap(values[slot].detach()))
 

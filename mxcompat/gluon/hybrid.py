@@ -158,9 +158,8 @@ class CachedGraph(object):
                 continue
             ins = [values[(id(i), k)] for i, k in node.inputs]
             op = node.op
-            names = op.list_inputs(node.params)
             if monitor_all:
-                for iname, t in zip(names, ins):
+                for iname, t in zip(op.monitor_inputs(node.params), ins):
                     callback('%s_%s' % (node.name, iname), op.name, wrap(t.detach()))
             pos = op.call_positions(node.params)
             call_ins = ins

@@ -1,0 +1,44 @@
+"""Monitor callback names against real MXNet 1.9.1: Executor.set_monitor_callback with and
+without monitor_all, and HybridBlock.register_op_hook. Expected names and shapes were written by
+scripts/fixture_writers/monitor_names.py under real MXNet."""
+import json
+import os
+
+import pytest
+
+import mxcompat as mx
+from mxcompat.ops import registry
+from scripts.fixture_writers import monitor_names
+
+from conftest import FIXTURES
+
+with open(os.path.join(FIXTURES, 'monitor_names', 'monitor_names.json')) as _f:
+    WANT = json.load(_f)
+
+_GOT = []
+
+
+def _results():
+    if not _GOT:
+        _GOT.append(monitor_names.run(mx))
+    return _GOT[0]
+
+
+@pytest.mark.parametrize('case', sorted(WANT['executor']))
+@pytest.mark.parametrize('kind', ['all', 'outputs'])
+def test_executor_monitor_names(case, kind):
+    want = WANT['executor'][case]
+    # mxcompat does not compute the outputs MXNet hides for its backward pass (LRN's tmp_norm,
+    # BatchNorm's mean and var, Dropout's mask, max Pooling's workspace)
+    expected = [entry for entry in want[kind] if entry[0] not in want['hidden']]
+    assert _results()['executor'][case][kind] == expected
+
+
+@pytest.mark.parametrize('case', sorted(WANT['gluon']))
+def test_op_hook_names(case):
+    assert _results()['gluon'][case] == WANT['gluon'][case]
+
+
+def test_monitor_input_rules_name_registered_operators():
+    for name in registry._MONITOR_PREFIX:
+        assert registry.get(name).name == name, name
