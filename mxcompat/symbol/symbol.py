@@ -741,10 +741,10 @@ def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=Non
             extra_attrs[k] = v
         else:
             sparams[k] = v
-    if op.variadic:
-        key = op.key_var_num_args or 'num_args'
-        if key in op.params and (key not in sparams or op.key_var_num_args):
-            sparams[key] = str(len(pos_inputs))
+    key = op.key_var_num_args or 'num_args'
+    if op.variadic and key in op.params and \
+            (key not in sparams or op.key_var_num_args and pos_inputs):
+        sparams[key] = str(len(pos_inputs))
     node_name = _name.current().get(name, func_name.lower())
     attrs = attribute.current().get(attr)
     attrs = dict(attrs) if attrs else {}
@@ -766,6 +766,12 @@ def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=Non
     if op.variadic:
         for s in pos_inputs:
             entries.append(_single_entry(s, op, node_name))
+        if not pos_inputs and converted.get(key):
+            # given num_args and no inputs, MXNet makes the variables <name>_arg0, _arg1, ...
+            vattrs = dict(sparams)
+            vattrs.update(attrs)
+            for i in range(converted[key]):
+                entries.append((Node(None, '%s_arg%d' % (node_name, i), dict(vattrs)), 0))
     else:
         if len(pos_inputs) > len(input_names):
             raise MXNetError('Operator %s takes %d inputs (%s), %d given'

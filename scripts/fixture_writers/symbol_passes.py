@@ -180,6 +180,20 @@ def empty_shape_inputless(mx):
             'randn_out_shape': list(rexe.forward()[0].shape)}
 
 
+def variadic_auto_variables(mx):
+    """The variables variadic operators make when given num_args and no inputs, with the
+    attributes MXNet gives them, and a shape inferred through them."""
+    syms = {'concat': mx.sym.Concat(num_args=2, dim=0, name='c'),
+            'stack': mx.sym.stack(num_args=3, name='s'),
+            'add_n': mx.sym.add_n(num_args=2, name='n'),
+            'crop': mx.sym.Crop(num_args=2, name='cr')}
+    out = {k: [[n['name'], n['attrs']] for n in json.loads(s.tojson())['nodes']]
+           for k, s in syms.items()}
+    out['concat_shape'] = [list(s) for s in
+                           syms['concat'].infer_shape(c_arg0=(2, 3), c_arg1=(1, 3))[1]]
+    return out
+
+
 def nondiff_grads(mx):
     """The 'write' gradients an executor leaves after a backward pass through a
     non-differentiable operator (the arrays held 5 before)."""
@@ -292,6 +306,7 @@ def write(mx, outdir):
     facts['arange_infer_range'] = arange_infer_range(mx)
     facts['ones_unknown_dims'] = ones_unknown_dims(mx)
     facts['empty_shape_inputless'] = empty_shape_inputless(mx)
+    facts['variadic_auto_variables'] = variadic_auto_variables(mx)
     del os.environ['MXNET_SUBGRAPH_BACKEND']
     with open(os.path.join(outdir, 'symbol_passes.json'), 'w') as f:
         json.dump(facts, f, indent=1, sort_keys=True)
