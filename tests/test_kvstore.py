@@ -91,6 +91,10 @@ def _dist_entry(rank, kv_type, port, outdir):
     np.savez(os.path.join(outdir, 'w%d.npz' % rank), **res)
     dist.barrier()
     dist.destroy_process_group()
+    # torch's c10d teardown at interpreter exit aborts now and then (1 run in 8 to 15 here:
+    # "terminate called without an active exception", after destroy_process_group returned
+    # on both ranks): the results are saved, so the worker leaves without that teardown
+    os._exit(0)
 
 
 @pytest.mark.parametrize('kv_type', ['dist_sync', 'dist_async'])
