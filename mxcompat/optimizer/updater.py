@@ -146,6 +146,8 @@ def loads(data):
 
 def _group_by_dtype(indices, weights, grads):
     """[(indices, weights, grads)] per dtype of the weights, in first-seen order."""
+    if not weights:
+        return []
     dtype = weights[0]._t.dtype
     for w in weights:
         if w._t.dtype is not dtype:
