@@ -11,7 +11,7 @@ from .base import MXNetError, dtype_torch
 from .context import Context, as_context
 from .ndarray.ndarray import NDArray, wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
-from .symbol.inference import infer_bound_shapes
+from .symbol.inference import infer_bound_shapes, infers_range, sized_by_consumers
 
 __all__ = ['Executor', 'simple_bind']
 
@@ -23,14 +23,6 @@ except ImportError:
 _CONTIGUOUS = torch.contiguous_format
 
 _REQS = ('write', 'add', 'null')
-
-
-def _infers_range(params):
-    return params.get('infer_range') and params.get('stop') is None
-
-
-def _unknown_shape(shape):
-    return shape == () or shape is not None and any(d <= 0 for d in shape)
 
 
 class _Plan:
@@ -74,8 +66,7 @@ class _Plan:
         their output, and an ``arange(infer_range=True)`` the ``stop`` of that size, as MXNet
         does; ``known`` maps argument and auxiliary names to shapes."""
         pending = [step for step in self.steps
-                   if not step[1] and (_unknown_shape(step[2].get('shape')) or
-                                       _infers_range(step[2]))]
+                   if not step[1] and sized_by_consumers(step[2])]
         if not pending:
             return
         internals = symbol.get_internals()
@@ -86,7 +77,7 @@ class _Plan:
         for _, _, params, _, node in pending:
             shape = found.get((id(node), 0))
             if shape and all(d > 0 for d in shape):
-                if _infers_range(params):  # arange(infer_range=True): stop from the size
+                if infers_range(params):  # arange(infer_range=True): stop from the size
                     params['stop'] = params['start'] + \
                         shape[0] // params['repeat'] * params['step']
                 else:

@@ -79,6 +79,21 @@ def run_meta(node, in_shapes, in_dtypes, partial=False):
     return None if res is None else (list(res[0]), list(res[1]))
 
 
+def infers_range(params):
+    """Whether an ``arange(infer_range=True)`` without ``stop`` takes its size from its
+    consumers."""
+    return bool(params.get('infer_range')) and params.get('stop') is None
+
+
+def sized_by_consumers(params):
+    """Whether an operator without inputs leaves its output's size to inference from its
+    consumers, as MXNet does: an ``arange(infer_range=True)`` without ``stop``, or a ``shape``
+    that is ``()`` (unknown in MXNet's legacy shape semantics) or has 0 or -1 sizes."""
+    shape = params.get('shape')
+    return infers_range(params) or shape == () or \
+        shape is not None and any(d <= 0 for d in shape)
+
+
 def _run_meta(node, in_shapes, in_dtypes, partial):
     op = node.op
     fixed = _INPUT_DTYPES.get(op.name, {})
@@ -96,13 +111,11 @@ def _run_meta(node, in_shapes, in_dtypes, partial):
         for p, a in zip(pos, present):
             args[p] = a
     params = node.params
-    if params.get('infer_range') and params.get('stop') is None:
-        return None  # arange's size comes from its consumers
-    shape = params.get('shape')
-    if not args and shape == ():
-        return None  # an operator without inputs of shape (): MXNet's unknown shape
-    if not args and shape and any(d < 0 for d in shape):
-        # ones/zeros/full(shape=(2, -1)): -1 is a size inference finds, like 0
+    if not args and sized_by_consumers(params):
+        shape = params.get('shape')
+        if infers_range(params) or shape == ():
+            return None  # no size known at all
+        # ones/zeros/full(shape=(2, -1)): 0 and -1 sizes run as 0, which inference finds
         params = dict(params, shape=tuple(max(d, 0) for d in shape))
     try:
         with torch.no_grad():
