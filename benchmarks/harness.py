@@ -90,15 +90,19 @@ class _Framework:
         self.sync = mx.nd.waitall
 
     def build(self, wl, arrays):
+        # models are built on the device under test: torch modules and Gluon parameters made
+        # without an explicit device land there, as in a script that sets its default device
         if self.backend == 'torch':
             t = {k: self.lib.from_numpy(v).to(self.device) for k, v in arrays.items()}
-            return wl.torch(self.lib, **t)
+            with self.device:
+                return wl.torch(self.lib, **t)
         missing = ['mx.' + n if '.' in n else 'mx.nd.' + n for n in wl.needs
                    if not _has(self.lib if '.' in n else self.lib.nd, n)]
         if missing:
             raise _Skip('%s missing in %s' % (', '.join(missing), self.backend))
         nds = {k: self.lib.nd.array(v, ctx=self.ctx, dtype=v.dtype) for k, v in arrays.items()}
-        return wl.mx(self.lib, **nds)
+        with self.ctx:
+            return wl.mx(self.lib, **nds)
 
     def time(self, fn, number):
         sync = self.sync

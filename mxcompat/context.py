@@ -1,4 +1,5 @@
 """Device contexts: MXNet's Context mapped onto ``torch.device``."""
+import os
 import threading
 import warnings
 
@@ -8,7 +9,7 @@ from . import cpu_memory
 from .base import MXNetError
 
 __all__ = ['Context', 'cpu', 'gpu', 'cpu_pinned', 'current_context', 'num_gpus',
-           'gpu_memory_info']
+           'gpu_memory_info', 'allow_tf32']
 
 
 class _ContextType(type):
@@ -81,8 +82,11 @@ class Context(metaclass=_ContextType):
         """The ``torch.device`` this context computes on."""
         dev = self._torch_device
         if dev is None:
-            dev = torch.device('cuda', self.device_id) if self.device_typeid == 2 \
-                else torch.device('cpu')
+            if self.device_typeid == 2:
+                _check_gpu(self.device_id)
+                dev = torch.device('cuda', self.device_id)
+            else:
+                dev = torch.device('cpu')
             self._torch_device = dev
         return dev
 
@@ -121,6 +125,48 @@ class Context(metaclass=_ContextType):
                     torch.cuda.empty_cache()
         else:
             cpu_memory.release_freed_memory()
+
+
+def _check_gpu(device_id):
+    """MXNetError unless GPU ``device_id`` exists (MXNet fails on the first array placed on a
+    GPU it does not have, not when the Context is made)."""
+    count = num_gpus()
+    if device_id < 0 or device_id >= count:
+        if count == 0:
+            why = ('no CUDA GPU is available to PyTorch (torch %s, torch.cuda.is_available() is '
+                   'False)' % torch.__version__)
+        else:
+            why = '%d GPU%s present' % (count, '' if count == 1 else 's')
+        raise MXNetError('gpu(%d) is not available: %s. Use mx.cpu(), or install a CUDA build '
+                         'of PyTorch on a machine with an NVIDIA GPU' % (device_id, why))
+
+
+def allow_tf32(enabled=True):
+    """Lets float32 convolutions, RNNs and matrix products on NVIDIA GPUs (Ampere and later)
+    run in TensorFloat-32, as PyTorch does by default for cuDNN.
+
+    mxcompat computes float32 as float32 by default, as MXNet 1.9.1 does: on import it turns
+    PyTorch's TF32 switches off, unless the environment variable ``MXCOMPAT_ALLOW_TF32=1`` is
+    set. TF32 keeps float32's range with a 10-bit mantissa: convolutions and matrix products run
+    several times faster on tensor cores, and results differ from float32 at about 1e-3.
+
+    Parameters
+    ----------
+    enabled : bool, default True
+        Whether TF32 is allowed from now on (in this process, for torch code too).
+
+    Returns
+    -------
+    bool
+        Whether it was allowed before the call.
+    """
+    before = torch.backends.cudnn.allow_tf32 and torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cudnn.allow_tf32 = bool(enabled)
+    torch.backends.cuda.matmul.allow_tf32 = bool(enabled)
+    return before
+
+
+allow_tf32(os.environ.get('MXCOMPAT_ALLOW_TF32', '0').strip().lower() in ('1', 'true', 'yes'))
 
 
 def cpu(device_id=0):
@@ -195,6 +241,24 @@ def gpu_memory_info(device_id=0):
         raise MXNetError('gpu_memory_info: invalid device_id %d (%d GPUs present)'
                          % (device_id, num_gpus()))
     return torch.cuda.mem_get_info(device_id)
+
+
+def mixed_context_error(opname, tensors):
+    """MXNetError for an operator whose input tensors live on different devices (None when
+    they share one), worded as MXNet words it."""
+    first = None
+    for i, t in enumerate(tensors):
+        if not isinstance(t, torch.Tensor):
+            continue
+        if first is None:
+            first = t.device
+        elif t.device != first:
+            return MXNetError(
+                'Operator %s require all inputs live on the same context. But the first '
+                'argument is on %s while the %d-th argument is on %s; copy the arrays to one '
+                'context with as_in_context()'
+                % (opname, context_of_device(first), i + 1, context_of_device(t.device)))
+    return None
 
 
 def current_context():

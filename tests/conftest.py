@@ -1,11 +1,51 @@
 import os
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, 'tests', 'fixtures')
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        '--mx-context', default=os.environ.get('MXCOMPAT_TEST_CONTEXT', 'cpu'),
+        choices=('cpu', 'gpu'),
+        help="default Context of every test: 'gpu' reruns the tests with gpu(0) as the "
+             "default context, as MXNet's tests/python/gpu does (MXCOMPAT_TEST_CONTEXT too)")
+
+
+def _cuda():
+    import torch
+    return torch.cuda.is_available()
+
+
 def pytest_configure(config):
     config.addinivalue_line('markers', 'slow: a check too slow for the default run')
+    config.addinivalue_line('markers', 'gpu: needs a CUDA GPU (skipped without one)')
+
+
+def pytest_collection_modifyitems(config, items):
+    if _cuda():
+        return
+    if config.getoption('--mx-context') == 'gpu':
+        why = pytest.mark.skip(reason='--mx-context gpu: no CUDA GPU is available')
+        for item in items:
+            item.add_marker(why)
+        return
+    why = pytest.mark.skip(reason='needs a CUDA GPU')
+    for item in items:
+        if 'gpu' in item.keywords:
+            item.add_marker(why)
+
+
+@pytest.fixture(autouse=True)
+def _default_context(request):
+    if request.config.getoption('--mx-context') != 'gpu':
+        yield
+        return
+    import mxcompat as mx
+    with mx.gpu(0):
+        yield

@@ -14,7 +14,7 @@ import torch.utils.dlpack
 
 from ..base import (MXNetError, numeric_types, integer_types, dtype_torch, dtype_np,
                     torch_to_np_type, BFLOAT16_NP)
-from ..context import Context, current_context, context_of_device, as_context
+from ..context import Context, current_context, context_of_device, as_context, mixed_context_error
 from ..ops.shape_rules import infer_reshape
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
@@ -357,7 +357,8 @@ class NDArray:
         self._ctx = None
 
     def __reduce__(self):
-        return (_rebuild, (self.asnumpy(),))
+        ctx = self.context
+        return (_rebuild, (self.asnumpy(), ctx.device_type, ctx.device_id))
 
     # ---------------------------------------------------------------- arithmetic
     # The hot dunders inline their common cases (same-dtype arrays, Python scalars that need no
@@ -368,7 +369,10 @@ class NDArray:
             o = other._t
             if t.dtype is o.dtype:
                 r = _new(NDArray)
-                r._t = t + o
+                try:
+                    r._t = t + o
+                except RuntimeError as e:
+                    raise (mixed_context_error('broadcast_add', (t, o)) or e) from None
                 r._ctx = self._ctx
                 return r
         elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
@@ -386,7 +390,10 @@ class NDArray:
             o = other._t
             if t.dtype is o.dtype:
                 r = _new(NDArray)
-                r._t = t - o
+                try:
+                    r._t = t - o
+                except RuntimeError as e:
+                    raise (mixed_context_error('broadcast_sub', (t, o)) or e) from None
                 r._ctx = self._ctx
                 return r
         elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
@@ -405,7 +412,10 @@ class NDArray:
             o = other._t
             if t.dtype is o.dtype:
                 r = _new(NDArray)
-                r._t = t * o
+                try:
+                    r._t = t * o
+                except RuntimeError as e:
+                    raise (mixed_context_error('broadcast_mul', (t, o)) or e) from None
                 r._ctx = self._ctx
                 return r
         elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
@@ -426,7 +436,10 @@ class NDArray:
             o = other._t
             if o.dtype is dt:
                 r = _new(NDArray)
-                r._t = t / o
+                try:
+                    r._t = t / o
+                except RuntimeError as e:
+                    raise (mixed_context_error('broadcast_div', (t, o)) or e) from None
                 r._ctx = self._ctx
                 return r
         elif type(other) is float or type(other) is int:
@@ -716,8 +729,11 @@ class NDArray:
 _plain_target = None
 
 
-def _rebuild(a):
-    return array(a, dtype=a.dtype)
+def _rebuild(a, device_type='cpu', device_id=0):
+    """Unpickles (and deep-copies) an array as MXNet does: onto the GPU it was saved from,
+    host arrays onto cpu(0), whatever the current context."""
+    ctx = Context('gpu', device_id) if device_type == 'gpu' else Context('cpu', 0)
+    return array(a, dtype=a.dtype, ctx=ctx)
 
 
 _new = object.__new__
@@ -764,7 +780,10 @@ def _binary(self, other, tensor_fn, scalar_fn):
         o = other._t
         if o.dtype is not t.dtype:
             _check_dtypes(t, o, tensor_fn.__name__)
-        return self._like(tensor_fn(t, o))
+        try:
+            return self._like(tensor_fn(t, o))
+        except RuntimeError as e:
+            raise (mixed_context_error(tensor_fn.__name__, (t, o)) or e) from None
     if isinstance(other, numeric_types):
         return self._like(scalar_fn(t, _scalar(t, other)))
     if isinstance(other, torch.Tensor):
@@ -810,18 +829,24 @@ def _inplace(self, other, fn):
         other = _scalar(t, other)
     elif not isinstance(other, torch.Tensor):
         raise TypeError('type %s not supported' % str(type(other)))
-    if t.requires_grad and t.is_leaf:
-        with torch.no_grad():
+    try:
+        if t.requires_grad and t.is_leaf:
+            with torch.no_grad():
+                fn(t, other)
+        else:
             fn(t, other)
-    else:
-        fn(t, other)
+    except RuntimeError as e:
+        raise (mixed_context_error(fn.__name__, (t, other)) or e) from None
     return self
 
 
 def _compare(self, other, fn):
     t = self._t
     if isinstance(other, NDArray):
-        return self._like(fn(t, other._t).to(t.dtype))
+        try:
+            return self._like(fn(t, other._t).to(t.dtype))
+        except RuntimeError as e:
+            raise (mixed_context_error(fn.__name__, (t, other._t)) or e) from None
     if isinstance(other, numeric_types):
         return self._like(fn(t, _scalar(t, other)).to(t.dtype))
     if other is None:
@@ -1057,7 +1082,8 @@ def to_dlpack_for_write(data):
 def waitall():
     """Wait for all async operations to finish in MXNet (synchronises CUDA streams)."""
     if torch.cuda.is_available() and torch.cuda.is_initialized():
-        torch.cuda.synchronize()
+        for device in range(torch.cuda.device_count()):
+            torch.cuda.synchronize(device)
 
 
 def concatenate(arrays, axis=0, always_copy=True):

@@ -10,6 +10,7 @@ import keyword
 import torch
 
 from ..base import MXNetError, REQUIRED
+from ..context import mixed_context_error
 from ..ops import registry
 from .ndarray import NDArray, wrap
 
@@ -25,6 +26,11 @@ def _bad_input(opname, argname, value):
         return value
     raise MXNetError('Operator %s: argument %s must be an NDArray, got %s; wrap data with '
                      'mx.nd.array()' % (opname, argname, type(value).__name__))
+
+
+def _device_error(opname, tensors, err):
+    """MXNet's error for inputs on different devices; ``err`` itself for any other failure."""
+    return mixed_context_error(opname, tensors) or err
 
 
 def _in_opt(opname, argname, value):
@@ -73,10 +79,15 @@ def _assign(o, r):
         t.copy_(r)
 
 
-def _wrap_multi(res, nvis):
+def _wrap_multi(res, nvis, ctx=None):
     if nvis == 1:
-        return wrap(res[0])
-    return [wrap(r) for r in res[:nvis]]
+        out = wrap(res[0])
+        out._ctx = ctx
+        return out
+    outs = [wrap(r) for r in res[:nvis]]
+    for o in outs:
+        o._ctx = ctx
+    return outs
 
 
 def _safe(name):
@@ -94,8 +105,8 @@ _NATIVE_CHECKS = {
 
 def make_function(op, func_name):
     """Build the mx.nd function for ``op`` under the name ``func_name``."""
-    g = {'_fn': op.fn, '_op': op, '_wrap': wrap, '_REQ': REQUIRED, '_bad_input': _bad_input,
-         '_in_opt': _in_opt, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
+    g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
+         '_in_opt': _in_opt, '_device_error': _device_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
          '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
          '_NDArray': NDArray, '_new': NDArray.__new__}
     sig, body = [], []
@@ -106,8 +117,10 @@ def make_function(op, func_name):
         sig.append('*' + vname)
         body.append('    try:')
         body.append('        _ts = [_x._t for _x in %s]' % vname)
+        body.append('        _cx = %s[0]._ctx if %s else None' % (vname, vname))
         body.append('    except AttributeError:')
         body.append('        _ts = [_in_opt(%r, %r, _x) for _x in %s]' % (op.name, vname, vname))
+        body.append('        _cx = None')
         call_args.append('*_ts')
     else:
         names = [_safe(n) for n in op.inputs]
@@ -117,6 +130,7 @@ def make_function(op, func_name):
             body.append('    try:')
             first = names[0]
             body.append('        _a0 = %s._t' % first)
+            body.append('        _cx = %s._ctx' % first)
             for i, n in enumerate(names[1:], 1):
                 body.append('        _a%d = %s._t if %s is not None else None' % (i, n, n))
             body.append('    except AttributeError:')
@@ -124,6 +138,7 @@ def make_function(op, func_name):
                         % (op.name, op.inputs[0], first, first, op.name, op.inputs[0], first))
             for i, n in enumerate(names[1:], 1):
                 body.append('        _a%d = _in_opt(%r, %r, %s)' % (i, op.name, op.inputs[i], n))
+            body.append('        _cx = None')
             call_args.extend('_a%d' % i for i in range(len(names)))
     conv_lines = []
     for pname, (kind, default) in op.params.items():
@@ -165,26 +180,33 @@ def make_function(op, func_name):
     call_args += [p if positional else '%s=%s' % (pname, p) for pname, p in call_params]
     if op.writes_out:
         call_args.append('out_tensor=out._t if type(out) is _NDArray else None')
-    body.append('    _r = _fn(%s)' % ', '.join(call_args))
+    body.append('    try:')
+    body.append('        _r = _fn(%s)' % ', '.join(call_args))
+    body.append('    except RuntimeError as _e:')
+    tensors = '_ts' if op.variadic else '(%s,)' % ', '.join(
+        '_a%d' % i for i in range(len(op.inputs))) if op.inputs else '()'
+    body.append('        raise _device_error(%r, %s, _e)' % (op.name, tensors))
     body.append('    if out is not None: return _write_out(out, _r)')
     nout = op.num_outputs
     nvis = op.num_visible_outputs
+    # outputs report the first input's Context (cpu(1) lives in host memory as cpu(0) does)
+    cx = '_cx' if op.inputs else 'None'
     if nout == 1 and nvis in (None, 1):
         # the NDArray is built inline: one frame less on every call
         body.append('    if type(_r) is tuple: _r = _r[0]')
         body.append('    _o = _new(_NDArray)')
         body.append('    _o._t = _r')
-        body.append('    _o._ctx = None')
+        body.append('    _o._ctx = %s' % cx)
         body.append('    return _o')
     else:
-        body.append('    if not isinstance(_r, (tuple, list)): return _wrap(_r)')
+        body.append('    if not isinstance(_r, (tuple, list)): return _wrap_multi((_r,), 1, %s)' % cx)
         if nvis is None:
-            body.append('    return _wrap_multi(_r, len(_r))')
+            body.append('    return _wrap_multi(_r, len(_r), %s)' % cx)
         elif callable(nvis):
             g['_nvis'] = nvis
-            body.append('    return _wrap_multi(_r, _nvis(%s))' % _params_dict(op))
+            body.append('    return _wrap_multi(_r, _nvis(%s), %s)' % (_params_dict(op), cx))
         else:
-            body.append('    return _wrap_multi(_r, %d)' % nvis)
+            body.append('    return _wrap_multi(_r, %d, %s)' % (nvis, cx))
     src = 'def %s(%s):\n%s\n' % (func_name, ', '.join(sig), '\n'.join(body))
     # parameter conversion errors must name the parameter: wrap each converter
     for pname in op.params:

@@ -11,6 +11,7 @@ import threading
 
 import torch
 import torch.nn.functional as F
+from torch.backends import cudnn as _cudnn
 
 from ..autograd import is_training
 from ..base import MXNetError
@@ -99,18 +100,23 @@ def _batch_norm(op, data, gamma, beta, moving_mean, moving_var, eps, momentum, f
     x = data
     if axis != 1:
         x = data.reshape(int(torch.Size(data.shape[:axis]).numel()), channels, -1)
-    weight = None if fix_gamma else gamma
+    # fix_gamma scales by a constant 1 that receives no gradient (torch's CUDA kernels need a
+    # weight tensor whenever a bias is given)
+    weight = torch.ones_like(beta) if fix_gamma else gamma
     if x.is_meta:
         out, mean, invstd = _meta_norm(x, (channels,))
         if not is_training() or use_global_stats:
             mean = invstd = None
     elif is_training() and not use_global_stats:
-        out, mean, invstd = torch.native_batch_norm(x, weight, beta, None, None, True, 0.0, eps)
+        # torch's dispatcher picks cuDNN where it applies and returns the batch mean and
+        # inverse standard deviation from either kernel
+        out, mean, invstd = torch._batch_norm_impl_index(
+            x, weight, beta, None, None, True, 0.0, eps, _cudnn.enabled)[:3]
         if out.requires_grad:
             _update_moving_on_backward(out, moving_mean, moving_var, mean, invstd, momentum, eps)
     else:
-        out = torch.native_batch_norm(x, weight, beta, moving_mean, moving_var, False, 0.0,
-                                      eps)[0]
+        out = torch.batch_norm(x, weight, beta, moving_mean, moving_var, False, 0.0, eps,
+                               _cudnn.enabled)
         mean = invstd = None
     if axis != 1:
         out = out.reshape(data.shape)

@@ -1,0 +1,66 @@
+"""Contexts from real MXNet: operators on arrays of a host context other than cpu(0) return
+arrays of that context; recurrent cells unrolled on cpu(1) take their begin states' context
+from the inputs (values and contexts of outputs and states); pickled and deep-copied arrays
+come back on cpu(0) whatever the current context. The same ``run(mx)`` executes under mxcompat
+in tests/test_contexts.py."""
+import copy
+import os
+import pickle
+import zlib
+
+import numpy as np
+
+
+def _seeded(name, shape):
+    rs = np.random.RandomState(zlib.crc32(name.encode()) & 0xffffffff)
+    return rs.uniform(-0.5, 0.5, shape).astype(np.float32)
+
+
+def run(mx):
+    """{case id: numpy array (values) or 0-d str array (a context)}."""
+    nd, gluon = mx.nd, mx.gluon
+    out = {}
+    ctx = mx.cpu(1)
+
+    def put_ctx(key, arr):
+        out['ctx/' + key] = np.array(str(arr.context))
+
+    a = nd.array(_seeded('a', (3, 4)), ctx=ctx)
+    b = nd.array(_seeded('b', (4, 2)), ctx=ctx)
+    put_ctx('dot', nd.dot(a, b))
+    put_ctx('relu', nd.relu(a))
+    put_ctx('add', a + a)
+    put_ctx('broadcast_add', nd.broadcast_add(a, a))
+    put_ctx('concat', nd.concat(a, a, dim=0))
+    put_ctx('split0', nd.split(a, num_outputs=2, axis=1)[0])
+    put_ctx('topk_both1', nd.topk(a, k=2, ret_typ='both')[1])
+    put_ctx('getitem', a[1])
+    put_ctx('slice', a[1:3])
+    put_ctx('reshape', a.reshape((4, 3)))
+    put_ctx('sum', a.sum())
+
+    put_ctx('pickle', pickle.loads(pickle.dumps(a)))
+    put_ctx('deepcopy', copy.deepcopy(a))
+    with mx.cpu(2):
+        put_ctx('deepcopy_in_cpu2', copy.deepcopy(a))
+
+    cell = gluon.rnn.HybridSequentialRNNCell(prefix='stack_')
+    with cell.name_scope():
+        cell.add(gluon.rnn.GRUCell(4, prefix='g_', input_size=3))
+        cell.add(gluon.rnn.LSTMCell(3, prefix='l_', input_size=4))
+    cell.initialize(ctx=ctx)
+    for name, p in sorted(cell.collect_params().items()):
+        p.set_data(nd.array(_seeded(name, p.shape)))
+    x = nd.array(_seeded('x', (2, 5, 3)), ctx=ctx)
+    outs, states = cell.unroll(5, x, layout='NTC', merge_outputs=True,
+                               valid_length=nd.array([3, 5], ctx=ctx))
+    out['unroll/out'] = outs.asnumpy()
+    put_ctx('unroll/out', outs)
+    for i, s in enumerate(states):
+        out['unroll/state%d' % i] = s.asnumpy()
+        put_ctx('unroll/state%d' % i, s)
+    return out
+
+
+def write(mx, outdir):
+    np.savez_compressed(os.path.join(outdir, 'contexts.npz'), **run(mx))
