@@ -36,10 +36,18 @@ class _State(threading.local):
     def __init__(self):
         self.recording = False
         self.training = False
-        self.adopting = None  # during backward: tensors whose gradient buffer is set aside
 
 
 _state = _State()
+
+
+class _Backward(object):
+    """The backward pass under way. Not thread-local: torch runs the gradient hooks of CUDA
+    tensors on its own device threads, not on the thread that called backward."""
+    adopting = None  # tensors whose gradient buffer is set aside
+
+
+_backward = _Backward()
 
 
 def set_recording(is_recording):
@@ -203,7 +211,7 @@ def predict_mode():
 _GRAD_REQS = ('write', 'add', 'null')
 
 
-_GRAD_ONLY = object()  # _state.adopting during autograd.grad: no gradient is stored
+_GRAD_ONLY = object()  # _backward.adopting during autograd.grad: no gradient is stored
 
 
 def _clear_before_write(tref):
@@ -211,7 +219,7 @@ def _clear_before_write(tref):
         t = tref()
         if t is None:
             return
-        adopting = _state.adopting
+        adopting = _backward.adopting
         if adopting is _GRAD_ONLY:
             return
         buf = t.grad
@@ -367,8 +375,8 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     ts, gs = _parse_head(heads, head_grads)
     if not ts:
         return
-    prev = _state.adopting
-    _state.adopting = adopting = []
+    prev = _backward.adopting
+    _backward.adopting = adopting = []
     try:
         if head_grads is None and _run_engine is not None and \
                 (ts[0].is_cpu if len(ts) == 1 else all(t.is_cpu for t in ts)):
@@ -386,7 +394,7 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
                              'retain_graph=True to differentiate the same graph twice.') from None
         raise
     finally:
-        _state.adopting = prev
+        _backward.adopting = prev
         if adopting:
             _adopt_written(adopting)
     if not retain_graph:  # MXNet frees the whole graph; torch only the saved tensors
@@ -429,15 +437,15 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     ts, gs = _parse_head(heads, head_grads)
     if retain_graph is None:
         retain_graph = create_graph
-    prev = _state.adopting
-    _state.adopting = _GRAD_ONLY  # variables' gradient buffers are left as they are
+    prev = _backward.adopting
+    _backward.adopting = _GRAD_ONLY  # variables' gradient buffers are left as they are
     try:
         with torch.set_grad_enabled(create_graph):
             res = torch.autograd.grad(ts, [v._t for v in variables], gs,
                                       retain_graph=retain_graph, create_graph=create_graph,
                                       allow_unused=True)
     finally:
-        _state.adopting = prev
+        _backward.adopting = prev
     out = [wrap(torch.zeros_like(v._t) if r is None else r) for v, r in zip(variables, res)]
     return out[0] if single else out
 

@@ -276,6 +276,14 @@ def current_context():
     return Context._default_ctx.value
 
 
+def swap_context(ctx):
+    """Make ``ctx`` the current context (as ``with ctx:``, without touching the shared
+    Context object); returns the previous one."""
+    prev = current_context()
+    Context._default_ctx.value = ctx
+    return prev
+
+
 _CPU0 = Context('cpu', 0)
 _CUDA_CTX = {}
 

@@ -8,7 +8,7 @@ import torch
 
 from . import autograd
 from .base import MXNetError, dtype_torch
-from .context import Context, as_context
+from .context import Context, as_context, swap_context
 from .ndarray.ndarray import NDArray, wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
 from .symbol.inference import infer_bound_shapes, infers_range, sized_by_consumers
@@ -366,6 +366,8 @@ class Executor:
         prev_train = autograd.set_training(is_train)
         prev_grad = torch.is_grad_enabled()
         _set_grad_enabled(need_grad)
+        # operators that make arrays (zeros, random, ...) make them on the executor's context
+        prev_ctx = swap_context(self._ctx)
         try:
             if self._monitor is None:
                 outs = run(*ins)
@@ -377,6 +379,7 @@ class Executor:
                 self._run_monitor(values)
                 self._monitor_values = values if need_grad else None
         finally:
+            swap_context(prev_ctx)
             _set_grad_enabled(prev_grad)
             autograd.set_training(prev_train)
         self._recorded = (outs, leaves, grad_index) if need_grad else None
@@ -412,6 +415,8 @@ class Executor:
             elif isinstance(out_grads, dict):
                 out_grads = [out_grads[n] for n in self._output_names]
             heads = [g._t if isinstance(g, NDArray) else torch.as_tensor(g) for g in out_grads]
+            # head gradients are copied to the executor's device, as MXNet copies them
+            heads = [h if h.device == o.device else h.to(o.device) for h, o in zip(heads, outs)]
         # an output listed twice (an RNN's last output and its state) takes the gradient given
         # last for it, as in MXNet, not the sum
         # outputs of non-differentiable operators (comparisons, logical ops, ...) pass no

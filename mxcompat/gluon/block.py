@@ -24,7 +24,7 @@ import torch
 
 from .. import initializer, ndarray, symbol, name as _name
 from ..base import mx_real_t, MXNetError, dtype_torch
-from ..context import Context, current_context
+from ..context import Context, swap_context
 from ..ndarray.ndarray import NDArray, wrap
 from ..symbol import Symbol, load_json
 from .parameter import Parameter, ParameterDict, DeferredInitializationError, _TRACE
@@ -1364,7 +1364,7 @@ class HybridBlock(Block):
                                  'context. You can print the ele.ctx in the '
                                  'input arguments to inspect their contexts. '
                                  'Find all contexts = {}'.format(ctx_set))
-            prev = _swap_context(ctx)
+            prev = swap_context(ctx)
             try:
                 if self._active:
                     return self._call_cached_op(x, *args)
@@ -1423,7 +1423,7 @@ def _traced_forward(fwd):
                 _TRACE.active = prev
         if has_ndarray and self._active and not self._trace_failed:
             try:
-                prev = _swap_context(ctx)
+                prev = swap_context(ctx)
                 try:
                     return self._call_cached_op(*args)
                 finally:
@@ -1472,14 +1472,6 @@ def _error_naming_layer(block, err, inputs):
     named = MXNetError('{}: {}'.format(_layer_and_inputs(block, inputs), err))
     named._names_layer = True
     return named
-
-
-def _swap_context(ctx):
-    """Make ``ctx`` the current context (as ``with ctx:``, without touching the shared
-    Context object); returns the previous one."""
-    prev = current_context()
-    Context._default_ctx.value = ctx
-    return prev
 
 
 def _torch_backends():
@@ -1640,7 +1632,7 @@ class SymbolBlock(HybridBlock):
 
     def forward(self, x, *args):
         if isinstance(x, NDArray):
-            prev = _swap_context(x.context)
+            prev = swap_context(x.context)
             try:
                 return self._call_cached_op(x, *args)
             finally:

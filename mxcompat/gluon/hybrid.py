@@ -66,8 +66,23 @@ class CachedGraph(object):
         args = []
         lines = []
         line_node = {}
+        # each value is dropped after its last use, so that the graph holds no more memory than
+        # the same calls made eagerly (autograd keeps what the backward pass needs)
+        last_use = {}
         for j, node in enumerate(nodes):
             index[id(node)] = j
+            for inp, k in node.inputs:
+                if inp.op is not None:
+                    last_use[_slot(index[id(inp)], k)] = j
+        kept = {_slot(index[id(node)], k) for node, k in sym._outputs}
+        dying = {}
+        for j, node in enumerate(nodes):
+            if node.op is not None:
+                for k in range(node.num_visible_outputs()):
+                    slot = _slot(j, k)
+                    if slot not in kept:
+                        dying.setdefault(last_use.get(slot, j), []).append(slot)
+        for j, node in enumerate(nodes):
             if node.op is None:
                 args.append('a%d' % j)
                 continue
@@ -104,6 +119,9 @@ class CachedGraph(object):
                 lines.append('    r%d = %s' % (j, call))
                 for k in range(nout):
                     lines.append('    %s = r%d[%d]' % (_slot(j, k), j, k))
+                lines.append('    del r%d' % j)
+            if j in dying:
+                lines.append('    del %s' % ', '.join(dying[j]))
         outs = []
         for node, k in sym._outputs:
             j = index[id(node)]

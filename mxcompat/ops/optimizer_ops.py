@@ -492,10 +492,13 @@ _SGD_CHUNK_BYTES = 4 << 20
 
 def _sgd_chunks(weights, lrs, wds):
     """((lr, wd), indices) for runs of weights that share (lr, wd), split into cache-sized
-    chunks."""
+    chunks on the CPU (a GPU's multi-tensor kernels take each run whole)."""
     groups = {}
     for k, pair in enumerate(zip(lrs, wds)):
         groups.setdefault(pair, []).append(k)
+    if weights and weights[0].is_cuda:
+        yield from groups.items()
+        return
     for pair, ks in groups.items():
         chunk, size = [], 0
         for k in ks:

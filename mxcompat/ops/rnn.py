@@ -148,6 +148,13 @@ def run_unpacked(data, weights, state, state_cell, lengths, mode, num_layers, bi
     imperative mode: that skips concatenating the weights into the flat vector and splitting
     it again (a copy of every weight and of its gradient at every step)."""
     train = is_training()
+    if not train:
+        # MXNet differentiates through an RNN in predict mode too; cuDNN's kernels only keep
+        # what their backward pass needs in training mode, which without dropout computes the
+        # same outputs
+        p = 0.0
+        train = data.is_cuda and torch.is_grad_enabled() and \
+            (data.requires_grad or any(w.requires_grad for w in weights))
     if mode == 'lstm' and clip_min is not None:
         return _lstm_clipped(data, state, state_cell, weights, num_layers,
                              2 if bidirectional else 1, p, train, lengths, clip_min, clip_max,
