@@ -69,7 +69,7 @@ class OpDef:
     __slots__ = ('name', 'fn', 'inputs', 'params', 'aliases', 'aux', 'num_outputs',
                  'num_visible_outputs', 'output_names', 'variadic', 'doc', 'key_var_num_args',
                  'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
-                 'writes_out')
+                 'writes_out', 'callers')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
@@ -92,6 +92,17 @@ class OpDef:
         self.mutate = mutate
         self.input_init = dict(input_init or {})
         self.writes_out = writes_out
+        self.callers = []
+
+    def rebind(self, fn, imperative_fn=None):
+        """Make ``fn`` the operator's implementation (``mx.contrib.amp.init`` does, to run it
+        in mixed precision): the table entry, and so every graph built from now on, and every
+        generated ``mx.nd`` function of the operator call it; those call ``imperative_fn``
+        instead where one is given. A call costs what it cost before: the front ends hold the
+        implementation in a variable, which this rebinds."""
+        self.fn = fn
+        for namespace in self.callers:
+            namespace['_fn'] = fn if imperative_fn is None else imperative_fn
 
     def convert_params(self, kwargs):
         """Convert raw parameter values (Python values or attribute strings) to their kinds,
