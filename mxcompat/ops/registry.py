@@ -175,6 +175,14 @@ class OpDef:
         names = tuple(self.inputs) + tuple(self.params)
         return code.co_varnames[:code.co_argcount] == names
 
+    def output_label(self, attrs, k):
+        """How MXNet's graph passes label output k in a node name: its name for an operator
+        that names its outputs (FullyConnected's 'output'), its index for any other."""
+        if self.name not in _NAMED_OUTPUTS:
+            return str(k)
+        names = self.output_names(attrs) if callable(self.output_names) else self.output_names
+        return (names or ['output'])[k]
+
     def outputs(self, attrs):
         """Number of outputs the implementation returns for given parameters."""
         n = self.num_outputs
@@ -229,6 +237,23 @@ square _square_sum sum tan tanh topk transpose trunc zeros_like
 '''.split()
 # ... and these name their variadic inputs arg0, arg1, ... (list_inputs: data0, args0, ...)
 _ARG_INPUTS = ('Concat', 'Crop', 'khatri_rao', '_rnn_param_concat', 'stack')
+# Operators that name their outputs (register FListOutputNames, as every legacy OperatorProperty
+# operator does): MXNet's graph passes name nodes after an output by its name ('fc1_output'),
+# after an output of any other operator by its index ('relu1_0')
+_NAMED_OUTPUTS = frozenset('''
+Activation BatchNorm _contrib_BatchNormWithReLU Concat Convolution CTCLoss Deconvolution
+Dropout FullyConnected GroupNorm im2col col2im LayerNorm LeakyReLU LRN Pooling softmax
+SoftmaxActivation softmin UpSampling _contrib_hawkesll _contrib_index_array _contrib_ROIAlign
+_contrib_RROIAlign _contrib_interleaved_matmul_selfatt_qk
+_contrib_interleaved_matmul_selfatt_valatt _contrib_interleaved_matmul_encdec_qk
+_contrib_interleaved_matmul_encdec_valatt _rnn_param_concat BatchNorm_v1 BilinearSampler
+Convolution_v1 Correlation Crop GridGenerator IdentityAttachKLSparseReg InstanceNorm
+L2Normalization MakeLoss Pad Pooling_v1 ROIPooling SVMOutput SequenceLast SequenceMask
+SequenceReverse SliceChannel SpatialTransformer SwapAxis _contrib_DeformableConvolution
+_contrib_DeformablePSROIPooling _contrib_MultiBoxDetection _contrib_MultiBoxPrior
+_contrib_MultiBoxTarget _contrib_MultiProposal _contrib_PSROIPooling _contrib_Proposal
+_contrib_SyncBatchNorm _contrib_count_sketch _contrib_fft _contrib_ifft
+'''.split())
 _MONITOR_PREFIX = dict([(n, 'input') for n in _POSITIONAL_INPUTS] +
                        [(n, 'arg') for n in _ARG_INPUTS])
 

@@ -17,7 +17,7 @@ import zlib
 
 import numpy as np
 
-MODES = ('lists', 'ops_bf16', 'sym_fp16', 'scaler', 'mlp_bf16', 'mlp_bf16_hybrid')
+MODES = ('lists', 'ops_bf16', 'sym_fp16', 'convert', 'scaler', 'mlp_bf16', 'mlp_bf16_hybrid')
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -131,6 +131,81 @@ def _sym(mx):
             'sym/dtypes': np.array([np.dtype(out_types[i]).name for i in keep])}
 
 
+def _graph(mx):
+    sym = mx.sym
+    data = sym.var('data')
+    h = sym.FullyConnected(data, num_hidden=8, name='fc1')
+    h = sym.Activation(h, act_type='relu', name='relu1')
+    s = sym.Activation(h, act_type='softrelu', name='softrelu1')
+    h = sym.BatchNorm(h, name='bn1')
+    h = sym.elemwise_add(h, s, name='add1')
+    c = sym.concat(h, data, dim=1, name='cat1')
+    h = sym.broadcast_mul(c, c, name='mul1')
+    h = sym.exp(h, name='exp1')
+    h = sym.FullyConnected(h, num_hidden=4, name='fc2')
+    return sym.Group([sym.log_softmax(h, name='out'), sym.relu(h, name='r')])
+
+
+def _nodes(sym):
+    """The converted graph as (op, name, inputs, dtype / num_outputs attribute) per node,
+    and the __dtype__ attribute of every input."""
+    nodes = json.loads(sym.tojson(remove_amp_cast=False))['nodes']
+    rows = [json.dumps([n['op'], n['name'], [i[:2] for i in n['inputs']],
+                        (n.get('attrs') or {}).get('dtype', ''),
+                        (n.get('attrs') or {}).get('num_outputs', '')]) for n in nodes]
+    attrs = sym.attr_dict()
+    dtypes = [json.dumps([n, attrs.get(n, {}).get('__dtype__', '')]) for n in sym.list_inputs()]
+    return np.array(rows), np.array(dtypes)
+
+
+def _convert(mx):
+    """convert_symbol under several settings; convert_model and convert_hybrid_block to
+    bfloat16, run on the CPU."""
+    amp = _amp(mx)
+    out = {'convert/fp16/tojson': np.array(amp.convert_symbol(_graph(mx)).tojson())}
+    settings = {
+        'fp16': dict(target_dtype='float16'),
+        'bf16': dict(target_dtype='bfloat16'),
+        'fp16_optional': dict(target_dtype='float16', cast_optional_params=True),
+        'fp16_excluded': dict(target_dtype='float16', excluded_sym_names=['fc2', 'exp1']),
+        'fp16_lists': dict(target_dtype='float16', target_dtype_ops=['FullyConnected'],
+                           fp32_ops=['relu'],
+                           conditional_fp32_ops=[('Activation', 'act_type', ['relu'])]),
+    }
+    for key, kw in settings.items():
+        out['convert/%s/nodes' % key], out['convert/%s/dtypes' % key] = \
+            _nodes(amp.convert_symbol(_graph(mx), **kw))
+    # convert_model: the parameters are cast as the converted symbol's __dtype__ say
+    sym = _graph(mx)
+    mod = mx.mod.Module(sym[0], data_names=['data'], label_names=None)
+    mod.bind(data_shapes=[('data', (2, 5))], for_training=False)
+    mod.init_params()
+    arg_params, aux_params = mod.get_params()
+    for name in sorted(arg_params):
+        arg_params[name] = mx.nd.array(seeded(name, arg_params[name].shape))
+    for key, optional in (('plain', False), ('optional', True)):
+        csym, cargs, caux = amp.convert_model(sym[0], dict(arg_params), dict(aux_params),
+                                              target_dtype='bfloat16',
+                                              cast_optional_params=optional)
+        out['convert_model/%s/nodes' % key] = _nodes(csym)[0]
+        out['convert_model/%s/arg_dtypes' % key] = np.array(
+            [json.dumps([n, _dtype_name(cargs[n])]) for n in sorted(cargs)])
+    # convert_hybrid_block: a hybridized Gluon block to bfloat16, run on the CPU
+    net = _mlp(mx, 'cv_')
+    net.hybridize()
+    x = mx.nd.array(seeded('convert/x', (4, 10), -2, 2))
+    want32 = net(x)
+    conv = amp.convert_hybrid_block(net, target_dtype='bfloat16', ctx=mx.cpu())
+    y = conv(x)
+    out['convert_hybrid_block/fp32_out'] = want32.asnumpy()
+    out['convert_hybrid_block/out'] = _f32(y)
+    out['convert_hybrid_block/dtype'] = np.array(_dtype_name(y))
+    out['convert_hybrid_block/param_dtypes'] = np.array(
+        [json.dumps([n, _dtype_name(p.data())]) for n, p in
+         sorted(conv.collect_params().items())])
+    return out
+
+
 def _mlp(mx, prefix):
     nn = mx.gluon.nn
     net = nn.HybridSequential(prefix=prefix)
@@ -140,7 +215,8 @@ def _mlp(mx, prefix):
     net.initialize()
     net(mx.nd.zeros((2, 10)))
     for name, p in sorted(net.collect_params().items()):
-        p.set_data(mx.nd.array(seeded(name, p.shape)))
+        positive = name.endswith('running_var') or name.endswith('gamma')
+        p.set_data(mx.nd.array(seeded(name, p.shape, *((0.5, 1.5) if positive else ()))))
     return net
 
 
@@ -226,6 +302,8 @@ def run(mx, mode):
         return _lists(mx)
     if mode == 'ops_bf16':
         return _ops(mx)
+    if mode == 'convert':
+        return _convert(mx)
     if mode == 'sym_fp16':
         return _sym(mx)
     if mode == 'scaler':

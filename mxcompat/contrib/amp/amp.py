@@ -214,19 +214,312 @@ def unscale(optimizer_or_trainer):
     optimizer_or_trainer._scale = 1.
 
 
-def _unsupported(name):
-    def fn(*args, **kwargs):
-        raise NotImplementedError('mx.contrib.amp.%s is not supported by mxcompat yet; use '
-                                  'amp.init() before building the model instead' % name)
-    fn.__name__ = name
-    fn.__doc__ = 'mx.contrib.amp.%s (not supported by mxcompat yet).' % name
-    return fn
+def _check_convert_lists(target, target_dtype_ops, fp32_ops, conditional_fp32_ops):
+    """The lists convert_symbol uses (the defaults where None), checked as MXNet checks them."""
+    lists = LISTS[target]
+    _check_list(target_dtype_ops, 'target_dtype_ops')
+    _check_list(fp32_ops, 'fp32_ops')
+    _check_list(conditional_fp32_ops, 'conditional_fp32_ops')
+    target_ops = lists['lp16'] if target_dtype_ops is None else target_dtype_ops
+    fp32 = lists['fp32'] if fp32_ops is None else fp32_ops
+    conditional = lists['conditional_fp32'] if conditional_fp32_ops is None \
+        else conditional_fp32_ops
+    _check_conditional(conditional)
+    cond_names = [c[0] for c in conditional]
+    for (a, an), (b, bn) in (((target_ops, 'target_dtype_ops'), (fp32, 'fp32_ops')),
+                             ((target_ops, 'target_dtype_ops'),
+                              (cond_names, 'conditional_fp32_ops')),
+                             ((cond_names, 'conditional_fp32_ops'), (fp32, 'fp32_ops'))):
+        common = set(a) & set(b)
+        if common:
+            raise MXNetError('Ops cannot be in two or more lists. Common ops in %s and %s %s'
+                             % (an, bn, sorted(common)))
+    known = set(lists['lp16'] + lists['fp32'] + lists['lp16_fp32'] +
+                [c[0] for c in lists['conditional_fp32']])
+    illegal = set(target_ops + fp32 + cond_names) - known
+    if illegal:
+        raise MXNetError('Can only choose ops from one of the lists amp.list_lp16_ops, '
+                         'list_fp32_ops, list_lp16_fp32_ops and list_conditional_fp32_ops '
+                         'of the target dtype; %s are in none of them' % sorted(illegal))
+    cond = {}
+    for op_name, pname, values in conditional:
+        cond.setdefault(op_name, {})[pname] = list(values)
+    return target_ops, fp32, cond
 
 
-convert_symbol = _unsupported('convert_symbol')
-convert_model = _unsupported('convert_model')
-convert_hybrid_block = _unsupported('convert_hybrid_block')
-convert_bucketing_module = _unsupported('convert_bucketing_module')
+def _param_dtypes(sym, data_names, model_param_names, target, cast_optional_params):
+    """Set the ``__dtype__`` attribute of the converted symbol's inputs as MXNet does: the
+    type inferred with float32 data (float32 where none is), for the model's parameters (or,
+    with none named, for the inputs that had one); with cast_optional_params, a parameter of
+    unknown type that feeds casts to one type takes that type."""
+    from ...base import dtype_flag
+    from ...symbol.symbol import _topo
+    arg_types, _, aux_types = sym.infer_type_partial(**{n: 'float32' for n in data_names})
+    names = sym.list_arguments() + sym.list_auxiliary_states()
+    inferred = dict(zip(names, list(arg_types) + list(aux_types)))
+    flags = {n: 0 if t is None else dtype_flag(t) for n, t in inferred.items()}
+    nodes = _topo(sym._outputs)
+    if cast_optional_params:
+        seen = {}
+        for node in nodes:
+            if node.op is None or node.op.name not in ('amp_cast', 'amp_multicast'):
+                continue
+            if node.op.name == 'amp_cast':
+                want = dtype_flag(node.attrs['dtype'])
+            elif all(i.op is None for i, _ in node.inputs):
+                want = dtype_flag(target)
+            else:
+                continue
+            for i, _ in node.inputs:
+                if i.op is not None:
+                    continue
+                if i.name not in seen:
+                    if inferred.get(i.name) is None:
+                        seen[i.name] = flags[i.name] = want
+                elif seen[i.name] != want:
+                    flags[i.name] = 0
+    for node in nodes:
+        if node.op is None and (node.name in model_param_names if model_param_names
+                                else '__dtype__' in node.attrs):
+            node.attrs['__dtype__'] = str(flags.get(node.name, 0))
+
+
+def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None,
+                   fp32_ops=None, conditional_fp32_ops=None,
+                   excluded_sym_names=None, data_names=None,
+                   cast_optional_params=False):
+    """Given a symbol object representing a neural network of data type FP32 and target_dtype,
+    add cast layers according to the op lists (target_dtype_ops, fp32_ops,
+    conditional_fp32_ops) if provided, otherwise use the default
+    lists provided by the framework.
+
+    Parameters
+    ----------
+    sym : Symbol
+        FP32 neural network symbol
+    target_dtype : str or numpy, optional defaults to float16
+        currently only supports float16 and bfloat16. The target dtype indicates to add cast
+        layers when possible so that lower precision computation can be leveraged.
+    target_dtype_ops : list of strs, optional
+        Override the list of operator names casted to the target_dtype.
+        If None, uses the framework's default list to be casted to target_dtype.
+    fp32_ops : list of strs, optional
+        Override the list of operator names casted to FP32.
+        If None, uses the framework's default list to be casted to FP32.
+    conditional_fp32_ops : list of (string, string, list of string), optional
+        Override the list of functions to be casted to FP32.
+        The format of the list is
+        (name of the function, name of the parameter,
+         list of values of the parameter that make the operator to be casted to FP32)
+    excluded_sym_names : list of strs, optional
+        A list of strings that represent the names of symbols that users want to exclude
+        from being casted to LP16 or FP32.
+    data_names : list of strs, optional
+        A list of strings that represent input data tensor names to the model
+    cast_optional_params : bool, default False
+        Whether to cast the arg_params and aux_params that don't require to be in LP16
+        because of a cast layer following it, but will reduce the computation and memory
+        overhead of the model if casted.
+    """
+    from ...symbol import Symbol
+    from ...symbol.low_precision import reduce_precision
+    if not isinstance(sym, Symbol):
+        raise MXNetError('First argument to convert_symbol should be Symbol, got %s'
+                         % type(sym).__name__)
+    target = _target_name(target_dtype)
+    target_ops, fp32, cond = _check_convert_lists(target, target_dtype_ops, fp32_ops,
+                                                  conditional_fp32_ops)
+    _check_list(excluded_sym_names, 'excluded_sym_names')
+    inputs = sym.list_inputs()
+    if data_names is None:
+        attrs = sym.attr_dict()
+        data_names = [n for n in inputs if '__dtype__' not in attrs.get(n, {})]
+    model_param_names = set(inputs) - set(data_names)
+    out = reduce_precision(sym, target, set(target_ops), set(fp32),
+                           set(LISTS[target]['widest']), cond, set(excluded_sym_names or ()),
+                           set(data_names), cast_optional_params,
+                           LISTS[target]['lp16_use_fp32_params'])
+    _param_dtypes(out, data_names, model_param_names, target, cast_optional_params)
+    return out
+
+
+def _cast_to_attr(arrays, attrs, names):
+    """Cast the arrays of names whose ``__dtype__`` attribute says another type."""
+    from ...base import DTYPE_MX_TO_NP
+    for name in names:
+        flag = attrs.get(name, {}).get('__dtype__')
+        if name in arrays and flag not in (None, '-1'):
+            dtype = DTYPE_MX_TO_NP[int(flag)]
+            if arrays[name].dtype != dtype:
+                arrays[name] = arrays[name].astype(dtype)
+
+
+def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dtype_ops=None,
+                  fp32_ops=None, conditional_fp32_ops=None, excluded_sym_names=None,
+                  cast_optional_params=False):
+    """API for converting a model from FP32 model to a mixed precision model.
+    MXNet tries to convert the FP32 model to mixed precision model by adding
+    cast layers using amp_cast and amp_multicast operators which can be used for inference
+    use cases. The decision on which cast layer to add is based on hardcoded lists for
+    Automatic Mixed Precision in MXNet. These lists can be overridden by the user by providing
+    their own lists using : targe_precision_ops, fp32_ops, widest_precision_ops,
+    conditional_fp32_ops
+
+    arg_params : dict
+        Dictionary of name to `NDArray`.
+    aux_params : dict
+        Dictionary of name to `NDArray`.
+    target_dtype : str
+        Currently only supports float16 and bfloat 16. The target dtype indicates to add cast
+        layers when possible so that lower precision computation can be leveraged.
+    target_dtype_ops : list of strs
+        Override the list of operator names casted to target_dtype.
+        If None, uses the framework's default list to be casted to target dtype.
+    fp32_ops : list of strs
+        Override the lists of operator names casted to FP32.
+        If None, uses the framework's default list to be casted to FP32.
+    conditional_fp32_ops : list of (string, string, list of string)
+        Override the list of operators to be casted to FP32.
+        The format of the list is
+        (name of the function, name of the parameter,
+         list of values of the parameter that make the operator to be casted to
+        fp32)
+    excluded_sym_names : list of strs
+        A list of strings that represent the names of symbols that users want to exclude
+        from being executed in lower precision.
+    cast_optional_params : bool, default False
+        Whether to cast the arg_params and aux_params that don't require to be in LP16
+        because of a cast layer following it, but will reduce the computation and memory
+        overhead of the model if casted.
+    """
+    if not isinstance(arg_params, dict) or not isinstance(aux_params, dict):
+        raise MXNetError('arg_params and aux_params of convert_model should be dicts of name '
+                         'to NDArray')
+    param_names = list(arg_params) + list(aux_params)
+    data_names = list(set(sym.list_inputs()) - set(param_names))
+    sym = convert_symbol(sym, target_dtype, target_dtype_ops, fp32_ops, conditional_fp32_ops,
+                         excluded_sym_names or [], data_names, cast_optional_params)
+    attrs = sym.attr_dict()
+    _cast_to_attr(arg_params, attrs, sym.list_arguments())
+    _cast_to_attr(aux_params, attrs, sym.list_auxiliary_states())
+    return sym, arg_params, aux_params
+
+
+def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None,
+                         fp32_ops=None, conditional_fp32_ops=None,
+                         excluded_sym_names=None, ctx=None,
+                         cast_optional_params=False):
+    """Given a hybrid block/symbol block representing a FP32 model and a target_dtype,
+    return a block with mixed precision support which can be used for inference use cases.
+
+    Parameters
+    ----------
+    block : HybridBlock or SymbolBlock object
+        FP32 HybridBlock or SymbolBlock object
+    target_dtype : str or numpy
+        currently only supports float16 and bfloat16. The target dtype indicates to add cast
+        layers when possible so that lower precision computation can be leveraged.
+    target_precision_ops : list of strs
+        Override the list of operator names casted to target_dtype.
+        If None, uses the framework's default list to be casted to FP32.
+    conditional_fp32_ops : list of (str, str, list of str)
+        Override the list of functions to be casted to FP32.
+        The format of the list is
+        (name of the function, name of the parameter,
+         list of values of the parameter that make the operator to be casted to FP32
+    excluded_sym_names : list of strs
+        A list of strings that represent the names of symbols that users want to exclude
+        from being quantized
+    ctx : Context, default gpu(0)
+        Context on which model parameters should live
+    cast_optional_params : bool, default False
+        Whether to cast the arg_params and aux_params that don't require to be in LP16
+        because of a cast layer following it, but will reduce the computation and memory
+        overhead of the model if casted.
+    """
+    from ...context import gpu
+    from ...gluon import HybridBlock, SymbolBlock
+    if not isinstance(block, HybridBlock):
+        raise MXNetError('block input should be a HybridBlock, got %s' % type(block).__name__)
+    if not block._cached_graph:
+        raise RuntimeError(
+            "Please first call block.hybridize() and then run forward with "
+            "this block at least once before calling export.")
+    inputs, sym = block._cached_graph
+    converted = convert_symbol(sym, target_dtype, target_dtype_ops, fp32_ops,
+                               conditional_fp32_ops, excluded_sym_names,
+                               data_names=[i.name for i in inputs],
+                               cast_optional_params=cast_optional_params)
+    arg_names = set(converted.list_arguments())
+    arrays, kinds = {}, {}
+    for name, param in block.collect_params().items():
+        arrays[name] = param._reduce()
+        kinds[name] = 'arg' if name in arg_names else 'aux'
+    _cast_to_attr(arrays, converted.attr_dict(), list(arrays))
+    ret = SymbolBlock(converted, inputs)
+    for name, param in ret.collect_params().items():
+        if name in arrays and param.dtype != arrays[name].dtype:
+            param.cast(arrays[name].dtype)
+    ret.collect_params().load_dict({'%s:%s' % (kinds[n], n): a for n, a in arrays.items()},
+                                   ctx=gpu(0) if ctx is None else ctx)
+    return ret
+
+
+def convert_bucketing_module(bucketing_mod, target_dtype="float16", target_dtype_ops=None,
+                             fp32_ops=None, conditional_fp32_ops=None,
+                             excluded_sym_names=None, cast_optional_params=False):
+    """Given a bucketing module cast the symbols associated with the BucketingModule
+    and params if cast_optional_params is set.
+    bucketing_mod : BucketingModule instance
+    target_dtype : str
+        Currently only supports float16. The target dtype indicates to add cast layers
+        when possible so that lower precision computation can be leveraged.
+    target_dtype_ops : list of strs
+        Override the list of operator names casted to target_dtype.
+        If None, uses the framework's default list to be casted to target dtype.
+    fp32_ops : list of strs
+        Override the lists of operator names casted to FP32.
+        If None, uses the framework's default list to be casted to FP32.
+    conditional_fp32_ops : list of (string, string, list of string)
+        Override the list of operators to be casted to FP32.
+        The format of the list is
+        (name of the function, name of the parameter,
+         list of values of the parameter that make the operator to be casted to
+        fp32)
+    excluded_sym_names : list of strs
+        A list of strings that represent the names of symbols that users want to exclude
+        from being executed in lower precision.
+    cast_optional_params : bool, default False
+        Whether to cast the arg_params and aux_params that don't require to be in LP16
+        because of a cast layer following it, but will reduce the computation and memory
+        overhead of the model if casted.
+    """
+    from ...module import BucketingModule
+    if not isinstance(bucketing_mod, BucketingModule):
+        raise MXNetError('module should be instance of bucketing module, got %s'
+                         % type(bucketing_mod).__name__)
+    if not bucketing_mod._buckets:
+        raise MXNetError('Bucketing Module should not be empty')
+    if not bucketing_mod.params_initialized:
+        raise MXNetError('bucketing_mod params should be initialized for mixed precision '
+                         'conversion')
+    arg_params = bucketing_mod._curr_module._arg_params
+    aux_params = bucketing_mod._curr_module._aux_params
+    sym_dict = {}
+    for key, mod in bucketing_mod._buckets.items():
+        sym_dict[key], arg_params, aux_params = convert_model(
+            mod._symbol, arg_params, aux_params, target_dtype=target_dtype,
+            target_dtype_ops=target_dtype_ops, fp32_ops=fp32_ops,
+            conditional_fp32_ops=conditional_fp32_ops,
+            excluded_sym_names=excluded_sym_names, cast_optional_params=cast_optional_params)
+    return BucketingModule.load_dict(
+        sym_dict, sym_gen=bucketing_mod._sym_gen, arg_params=arg_params,
+        aux_params=aux_params, default_bucket_key=bucketing_mod._default_bucket_key,
+        logger=bucketing_mod.logger, context=bucketing_mod._context,
+        work_load_list=bucketing_mod._work_load_list,
+        fixed_param_names=bucketing_mod._fixed_param_names,
+        state_names=bucketing_mod._state_names, group2ctxs=bucketing_mod._group2ctxs,
+        compression_params=bucketing_mod._compression_params)
 
 
 def _list(target_dtype, key):
