@@ -48,7 +48,7 @@ def _batches(ctx, batch, size):
 def _net(ctx, batches, init_from=None):
     net = gluon.model_zoo.vision.resnet50_v1(classes=CLASSES)
     net.initialize(mx.init.Xavier(magnitude=2), ctx=ctx)
-    net.hybridize(static_alloc=True, static_shape=True)
+    net.hybridize()
     with autograd.record():  # completes deferred shapes and traces the training graph
         net(batches[0][0])
     if init_from is not None:
