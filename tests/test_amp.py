@@ -2,10 +2,10 @@
 outputs; operator output dtypes and values after amp.init('bfloat16') (low precision, float32,
 conditional and widest-type operators, NDArray arithmetic, a loss output's scaled gradient);
 the output dtypes of a symbol built after amp.init('float16'); convert_symbol / convert_model /
-convert_hybrid_block (the casts added, parameter types, a converted block's outputs); the dynamic loss scale over steps
-with injected overflow (skipped steps), amp.unscale; a small MLP trained 6 steps with the
-GluonCV-style loop in bfloat16, imperative and hybridized (losses and final weights, within
-bfloat16 tolerance). Expected values were written by scripts/fixture_writers/amp.py under real
+convert_hybrid_block (the casts added, parameter types, a converted block's outputs); the
+dynamic loss scale over steps with injected overflow (skipped steps), amp.unscale; a small
+MLP trained 6 steps with the GluonCV-style loop in bfloat16, imperative and hybridized (losses
+and final weights, within bfloat16 tolerance). Expected values were written by scripts/fixture_writers/amp.py under real
 MXNet; amp.init cannot be undone, so each mode runs in a process of its own, as there."""
 import json
 import os

@@ -284,43 +284,32 @@ def _param_dtypes(sym, data_names, model_param_names, target, cast_optional_para
             node.attrs['__dtype__'] = str(flags.get(node.name, 0))
 
 
+_CONVERT_PARAMS = """target_dtype : {'float16', 'bfloat16'}, default 'float16'
+        The target dtype: cast layers are added where lower precision computation can be
+        leveraged.
+    target_dtype_ops : list of strs, optional
+        Override the list of operator names casted to target_dtype
+        (default: ``list_lp16_ops(target_dtype)``).
+    fp32_ops : list of strs, optional
+        Override the list of operator names casted to FP32
+        (default: ``list_fp32_ops(target_dtype)``).
+    conditional_fp32_ops : list of (str, str, list of str), optional
+        Override the list of operators casted to FP32 for some parameter values:
+        (name of the operator, name of the parameter, list of values of the parameter that make
+        the operator be casted to FP32) (default: ``list_conditional_fp32_ops(target_dtype)``).
+    excluded_sym_names : list of strs, optional
+        Names of the symbols (nodes) that users want to exclude from being executed in lower
+        precision.
+    cast_optional_params : bool, default False
+        Whether to cast the arg_params and aux_params that don't require to be in LP16
+        because of a cast layer following it, but will reduce the computation and memory
+        overhead of the model if casted."""
+
+
 def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None,
                    fp32_ops=None, conditional_fp32_ops=None,
                    excluded_sym_names=None, data_names=None,
                    cast_optional_params=False):
-    """Given a symbol object representing a neural network of data type FP32 and target_dtype,
-    add cast layers according to the op lists (target_dtype_ops, fp32_ops,
-    conditional_fp32_ops) if provided, otherwise use the default
-    lists provided by the framework.
-
-    Parameters
-    ----------
-    sym : Symbol
-        FP32 neural network symbol
-    target_dtype : str or numpy, optional defaults to float16
-        currently only supports float16 and bfloat16. The target dtype indicates to add cast
-        layers when possible so that lower precision computation can be leveraged.
-    target_dtype_ops : list of strs, optional
-        Override the list of operator names casted to the target_dtype.
-        If None, uses the framework's default list to be casted to target_dtype.
-    fp32_ops : list of strs, optional
-        Override the list of operator names casted to FP32.
-        If None, uses the framework's default list to be casted to FP32.
-    conditional_fp32_ops : list of (string, string, list of string), optional
-        Override the list of functions to be casted to FP32.
-        The format of the list is
-        (name of the function, name of the parameter,
-         list of values of the parameter that make the operator to be casted to FP32)
-    excluded_sym_names : list of strs, optional
-        A list of strings that represent the names of symbols that users want to exclude
-        from being casted to LP16 or FP32.
-    data_names : list of strs, optional
-        A list of strings that represent input data tensor names to the model
-    cast_optional_params : bool, default False
-        Whether to cast the arg_params and aux_params that don't require to be in LP16
-        because of a cast layer following it, but will reduce the computation and memory
-        overhead of the model if casted.
-    """
     from ...symbol import Symbol
     from ...symbol.low_precision import reduce_precision
     if not isinstance(sym, Symbol):
@@ -357,41 +346,6 @@ def _cast_to_attr(arrays, attrs, names):
 def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dtype_ops=None,
                   fp32_ops=None, conditional_fp32_ops=None, excluded_sym_names=None,
                   cast_optional_params=False):
-    """API for converting a model from FP32 model to a mixed precision model.
-    MXNet tries to convert the FP32 model to mixed precision model by adding
-    cast layers using amp_cast and amp_multicast operators which can be used for inference
-    use cases. The decision on which cast layer to add is based on hardcoded lists for
-    Automatic Mixed Precision in MXNet. These lists can be overridden by the user by providing
-    their own lists using : targe_precision_ops, fp32_ops, widest_precision_ops,
-    conditional_fp32_ops
-
-    arg_params : dict
-        Dictionary of name to `NDArray`.
-    aux_params : dict
-        Dictionary of name to `NDArray`.
-    target_dtype : str
-        Currently only supports float16 and bfloat 16. The target dtype indicates to add cast
-        layers when possible so that lower precision computation can be leveraged.
-    target_dtype_ops : list of strs
-        Override the list of operator names casted to target_dtype.
-        If None, uses the framework's default list to be casted to target dtype.
-    fp32_ops : list of strs
-        Override the lists of operator names casted to FP32.
-        If None, uses the framework's default list to be casted to FP32.
-    conditional_fp32_ops : list of (string, string, list of string)
-        Override the list of operators to be casted to FP32.
-        The format of the list is
-        (name of the function, name of the parameter,
-         list of values of the parameter that make the operator to be casted to
-        fp32)
-    excluded_sym_names : list of strs
-        A list of strings that represent the names of symbols that users want to exclude
-        from being executed in lower precision.
-    cast_optional_params : bool, default False
-        Whether to cast the arg_params and aux_params that don't require to be in LP16
-        because of a cast layer following it, but will reduce the computation and memory
-        overhead of the model if casted.
-    """
     if not isinstance(arg_params, dict) or not isinstance(aux_params, dict):
         raise MXNetError('arg_params and aux_params of convert_model should be dicts of name '
                          'to NDArray')
@@ -409,34 +363,6 @@ def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None,
                          fp32_ops=None, conditional_fp32_ops=None,
                          excluded_sym_names=None, ctx=None,
                          cast_optional_params=False):
-    """Given a hybrid block/symbol block representing a FP32 model and a target_dtype,
-    return a block with mixed precision support which can be used for inference use cases.
-
-    Parameters
-    ----------
-    block : HybridBlock or SymbolBlock object
-        FP32 HybridBlock or SymbolBlock object
-    target_dtype : str or numpy
-        currently only supports float16 and bfloat16. The target dtype indicates to add cast
-        layers when possible so that lower precision computation can be leveraged.
-    target_precision_ops : list of strs
-        Override the list of operator names casted to target_dtype.
-        If None, uses the framework's default list to be casted to FP32.
-    conditional_fp32_ops : list of (str, str, list of str)
-        Override the list of functions to be casted to FP32.
-        The format of the list is
-        (name of the function, name of the parameter,
-         list of values of the parameter that make the operator to be casted to FP32
-    excluded_sym_names : list of strs
-        A list of strings that represent the names of symbols that users want to exclude
-        from being quantized
-    ctx : Context, default gpu(0)
-        Context on which model parameters should live
-    cast_optional_params : bool, default False
-        Whether to cast the arg_params and aux_params that don't require to be in LP16
-        because of a cast layer following it, but will reduce the computation and memory
-        overhead of the model if casted.
-    """
     from ...context import gpu
     from ...gluon import HybridBlock, SymbolBlock
     if not isinstance(block, HybridBlock):
@@ -468,32 +394,6 @@ def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None,
 def convert_bucketing_module(bucketing_mod, target_dtype="float16", target_dtype_ops=None,
                              fp32_ops=None, conditional_fp32_ops=None,
                              excluded_sym_names=None, cast_optional_params=False):
-    """Given a bucketing module cast the symbols associated with the BucketingModule
-    and params if cast_optional_params is set.
-    bucketing_mod : BucketingModule instance
-    target_dtype : str
-        Currently only supports float16. The target dtype indicates to add cast layers
-        when possible so that lower precision computation can be leveraged.
-    target_dtype_ops : list of strs
-        Override the list of operator names casted to target_dtype.
-        If None, uses the framework's default list to be casted to target dtype.
-    fp32_ops : list of strs
-        Override the lists of operator names casted to FP32.
-        If None, uses the framework's default list to be casted to FP32.
-    conditional_fp32_ops : list of (string, string, list of string)
-        Override the list of operators to be casted to FP32.
-        The format of the list is
-        (name of the function, name of the parameter,
-         list of values of the parameter that make the operator to be casted to
-        fp32)
-    excluded_sym_names : list of strs
-        A list of strings that represent the names of symbols that users want to exclude
-        from being executed in lower precision.
-    cast_optional_params : bool, default False
-        Whether to cast the arg_params and aux_params that don't require to be in LP16
-        because of a cast layer following it, but will reduce the computation and memory
-        overhead of the model if casted.
-    """
     from ...module import BucketingModule
     if not isinstance(bucketing_mod, BucketingModule):
         raise MXNetError('module should be instance of bucketing module, got %s'
@@ -522,48 +422,103 @@ def convert_bucketing_module(bucketing_mod, target_dtype="float16", target_dtype
         compression_params=bucketing_mod._compression_params)
 
 
-def _list(target_dtype, key):
-    return LISTS[_target_name(target_dtype)][key]
+convert_symbol.__doc__ = """Given a symbol object representing a neural network of data type
+    FP32 and target_dtype, add cast layers according to the op lists (target_dtype_ops,
+    fp32_ops, conditional_fp32_ops) if provided, otherwise use the default lists provided by the
+    framework.
+
+    Parameters
+    ----------
+    sym : Symbol
+        FP32 neural network symbol
+    %s
+    data_names : list of strs, optional
+        A list of strings that represent input data tensor names to the model (default: the
+        inputs without a ``__dtype__`` attribute).
+
+    Returns
+    -------
+    Symbol
+        The symbol with amp_cast and amp_multicast nodes.
+    """ % _CONVERT_PARAMS
+convert_model.__doc__ = """API for converting a model from FP32 model to a mixed precision model.
+    MXNet tries to convert the FP32 model to mixed precision model by adding
+    cast layers using amp_cast and amp_multicast operators which can be used for inference
+    use cases. The decision on which cast layer to add is based on hardcoded lists for
+    Automatic Mixed Precision in MXNet, which the arguments can override.
+
+    Parameters
+    ----------
+    sym : Symbol
+        FP32 neural network symbol
+    arg_params : dict
+        Dictionary of name to `NDArray`.
+    aux_params : dict
+        Dictionary of name to `NDArray`.
+    %s
+
+    Returns
+    -------
+    (Symbol, dict, dict)
+        The converted symbol and the parameters, cast to the types it expects.
+    """ % _CONVERT_PARAMS
+convert_hybrid_block.__doc__ = """Given a hybrid block/symbol block representing a FP32 model
+    and a target_dtype, return a block with mixed precision support which can be used for
+    inference use cases.
+
+    Parameters
+    ----------
+    block : HybridBlock or SymbolBlock object
+        FP32 HybridBlock or SymbolBlock object, hybridized and run once
+    %s
+    ctx : Context, default gpu(0)
+        Context on which model parameters should live
+
+    Returns
+    -------
+    SymbolBlock
+    """ % _CONVERT_PARAMS
+convert_bucketing_module.__doc__ = """Given a bucketing module cast the symbols associated with
+    the BucketingModule and params if cast_optional_params is set.
+
+    Parameters
+    ----------
+    bucketing_mod : BucketingModule instance
+        With its parameters initialized.
+    %s
+
+    Returns
+    -------
+    BucketingModule
+    """ % _CONVERT_PARAMS
 
 
-def list_lp16_ops(target_dtype):
-    """Get the default list of LP16 ops for AMP
-    """
-    return _list(target_dtype, 'lp16')
+def _lister(name, key, what):
+    def fn(target_dtype):
+        return LISTS[_target_name(target_dtype)][key]
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = """Get %s.
+
+    Parameters
+    ----------
+    target_dtype : {'float16', 'bfloat16'}
+        The low precision type (numpy.float16 and amp.bfloat16 are accepted too).
+    """ % what
+    return fn
 
 
-def list_fp32_ops(target_dtype):
-    """Get the default list of FP32 ops for AMP
-    """
-    return _list(target_dtype, 'fp32')
-
-
-def list_lp16_fp32_ops(target_dtype):
-    """Get the default list of ops which run in both LP16 and FP32
-    """
-    return _list(target_dtype, 'lp16_fp32')
-
-
-def list_conditional_fp32_ops(target_dtype):
-    """Get the conditional fp32 ops list
-    """
-    return _list(target_dtype, 'conditional_fp32')
-
-
-def list_widest_type_cast(target_dtype):
-    """Get the widest type cast ops list
-    """
-    return _list(target_dtype, 'widest')
-
-
-def list_loss_output_functions(target_dtype):
-    """Get loss function list
-    """
-    return _list(target_dtype, 'loss_output')
-
-
-def list_lp16_use_fp32_params(target_dtype):
-    """ Get the params restrict for LP16
-
-    """
-    return _list(target_dtype, 'lp16_use_fp32_params')
+list_lp16_ops = _lister('list_lp16_ops', 'lp16', 'the default list of LP16 ops for AMP')
+list_fp32_ops = _lister('list_fp32_ops', 'fp32', 'the default list of FP32 ops for AMP')
+list_lp16_fp32_ops = _lister('list_lp16_fp32_ops', 'lp16_fp32',
+                             'the default list of ops which run in both LP16 and FP32')
+list_conditional_fp32_ops = _lister(
+    'list_conditional_fp32_ops', 'conditional_fp32',
+    'the conditional fp32 ops list: (operator, parameter, values that make it run in FP32)')
+list_widest_type_cast = _lister('list_widest_type_cast', 'widest',
+                                'the widest type cast ops list')
+list_loss_output_functions = _lister('list_loss_output_functions', 'loss_output',
+                                     'the loss function list')
+list_lp16_use_fp32_params = _lister(
+    'list_lp16_use_fp32_params', 'lp16_use_fp32_params',
+    'the params restrict for LP16: per operator, its inputs in order, a name marking one kept '
+    'in FP32 (None for float16)')
