@@ -6,8 +6,7 @@ each listed operator of the table to its implementation behind a cast of its flo
 so, and operators not listed, or any operator before ``init``, run with nothing in between:
 
 * low precision operators (FullyConnected, Convolution, ...) cast float32 inputs to the
-  target type, auxiliary states, mutated inputs and the inputs listed as float32 parameters
-  excepted;
+  target type, the inputs listed as float32 parameters excepted;
 * float32 operators (softmax, norms, exp, log, losses, ...) cast float16 / bfloat16 inputs to
   float32, as do conditional ones when a parameter has one of the listed values
   (``Activation(act_type='softrelu')``);
@@ -17,6 +16,7 @@ so, and operators not listed, or any operator before ``init``, run with nothing 
   ``grad_scale`` by the current loss scale.
 
 A cast is ``amp_cast``'s: float32, float16 and bfloat16 arrays convert, others pass unchanged.
+Auxiliary states and inputs an operator updates in place are never cast.
 """
 import torch
 
@@ -79,6 +79,15 @@ def _param_position(op, pname):
     return len(op.inputs) + list(op.params).index(pname)
 
 
+def _kept(op):
+    """Positions of the inputs no cast may replace: auxiliary states and inputs the operator
+    updates in place (a cast copy would take the update); None where those depend on the
+    parameters (the multi-tensor optimizer updates), which are then left as they are."""
+    if callable(op.mutate):
+        return None
+    return set(i for i, n in enumerate(op.inputs) if n in op.aux or n in op.mutate)
+
+
 def _ops_of(names, what, strict):
     """The table's OpDefs for names (each once); unknown names raise MXNetError when strict
     (a user's list) and are skipped otherwise (MXNet's lists name operators of other builds:
@@ -122,11 +131,14 @@ def apply(target_dtype, lp16_ops, fp32_ops, conditional_fp32_ops, widest_ops, fp
         Which of 'lp16', 'fp32', 'conditional_fp32' the user gave (their names must exist).
     """
     for op in _ops_of(lp16_ops, 'target_precision_ops', 'lp16' in user_lists):
-        keep = set(i for i, n in enumerate(op.inputs) if n in op.aux or n in op.mutate)
-        keep.update(i for i, n in enumerate((fp32_params or {}).get(op.name, ())) if n)
-        op.rebind(_cast_to(op.fn, target_dtype, keep))
+        keep = _kept(op)
+        if keep is not None:
+            keep.update(i for i, n in enumerate((fp32_params or {}).get(op.name, ())) if n)
+            op.rebind(_cast_to(op.fn, target_dtype, keep))
     for op in _ops_of(fp32_ops, 'fp32_ops', 'fp32' in user_lists):
-        op.rebind(_cast_to(op.fn, torch.float32, ()))
+        keep = _kept(op)
+        if keep is not None:
+            op.rebind(_cast_to(op.fn, torch.float32, keep))
     strict = 'conditional_fp32' in user_lists
     for name, pname, values in conditional_fp32_ops:
         for op in _ops_of([name], 'conditional_fp32_ops', strict):
@@ -134,7 +146,7 @@ def apply(target_dtype, lp16_ops, fp32_ops, conditional_fp32_ops, widest_ops, fp
                 raise MXNetError('amp.init: conditional_fp32_ops names parameter %r of %s, '
                                  'which has none such; its parameters are %s'
                                  % (pname, name, ', '.join(op.params)))
-            op.rebind(_when(op.fn, _cast_to(op.fn, torch.float32, ()),
+            op.rebind(_when(op.fn, _cast_to(op.fn, torch.float32, _kept(op) or ()),
                             _param_position(op, pname), pname, frozenset(values)))
     for op in _ops_of(widest_ops, 'widest_ops', False):
         op.rebind(_widest(op.fn))
