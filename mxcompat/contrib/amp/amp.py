@@ -27,6 +27,7 @@ import torch
 from ...base import MXNetError, BFLOAT16_NP
 from ...ops import amp as _ops_amp
 from ...ops.amp_lists import LISTS
+from . import lists  # noqa: F401  (amp.lists.symbol_fp16, as in MXNet)
 from .loss_scaler import LossScaler
 
 __all__ = ['init', 'init_trainer', 'scale_loss', 'unscale', 'convert_symbol', 'convert_model',
@@ -35,6 +36,10 @@ __all__ = ['init', 'init_trainer', 'scale_loss', 'unscale', 'convert_symbol', 'c
            'list_loss_output_functions', 'list_lp16_use_fp32_params']
 
 bfloat16 = BFLOAT16_NP
+
+
+class AMPError(MXNetError, AssertionError):
+    """Bad input to an AMP function: an MXNetError, and the AssertionError MXNet raises."""
 
 _amp_initialized = False
 _amp_loss_scale_initialized = False
@@ -51,13 +56,13 @@ def _target_name(target_dtype, what='target_dtype'):
     if target_dtype is torch.bfloat16 or \
             (isinstance(target_dtype, np.dtype) and target_dtype == bfloat16):
         return 'bfloat16'
-    raise MXNetError("AMP supports only float16 or bfloat16 as a %s, got %r; pass 'float16' "
+    raise AMPError("AMP supports only float16 or bfloat16 as a %s, got %r; pass 'float16' "
                      "(GPU) or 'bfloat16' (CPU)" % (what, target_dtype))
 
 
 def _check_list(value, what):
     if value is not None and not isinstance(value, list):
-        raise MXNetError('%s should be a list, got %s' % (what, type(value).__name__))
+        raise AMPError('%s should be a list, got %s' % (what, type(value).__name__))
 
 
 def _check_conditional(ops):
@@ -65,7 +70,7 @@ def _check_conditional(ops):
         if not (isinstance(entry, (tuple, list)) and len(entry) == 3 and
                 isinstance(entry[0], str) and isinstance(entry[1], str) and
                 isinstance(entry[2], list)):
-            raise MXNetError('conditional_fp32_ops should be a list of (str, str, list of str), '
+            raise AMPError('conditional_fp32_ops should be a list of (str, str, list of str), '
                              'got the entry %r' % (entry,))
 
 
@@ -160,7 +165,7 @@ def init_trainer(optimizer_or_trainer):
     """
     global _amp_loss_scale_initialized
     if not _amp_initialized:
-        raise MXNetError('AMP not initialized, did you forget to call amp.init()?')
+        raise AMPError('AMP not initialized, did you forget to call amp.init()?')
     _check_trainer(optimizer_or_trainer)
     if _amp_loss_scale_initialized:
         loss_scaler = LossScaler()
@@ -186,7 +191,7 @@ def scale_loss(loss, optimizer_or_trainer):
     """
     scaler = getattr(optimizer_or_trainer, '_amp_loss_scaler', None)
     if scaler is None:
-        raise MXNetError('Loss scaler is not initialized, did you forget to call '
+        raise AMPError('Loss scaler is not initialized, did you forget to call '
                          'amp.init_trainer()?')
     scale = scaler.loss_scale
     optimizer_or_trainer._scale = optimizer_or_trainer._amp_original_scale / scale
@@ -232,13 +237,13 @@ def _check_convert_lists(target, target_dtype_ops, fp32_ops, conditional_fp32_op
                              ((cond_names, 'conditional_fp32_ops'), (fp32, 'fp32_ops'))):
         common = set(a) & set(b)
         if common:
-            raise MXNetError('Ops cannot be in two or more lists. Common ops in %s and %s %s'
+            raise AMPError('Ops cannot be in two or more lists. Common ops in %s and %s %s'
                              % (an, bn, sorted(common)))
     known = set(lists['lp16'] + lists['fp32'] + lists['lp16_fp32'] +
                 [c[0] for c in lists['conditional_fp32']])
     illegal = set(target_ops + fp32 + cond_names) - known
     if illegal:
-        raise MXNetError('Can only choose ops from one of the lists amp.list_lp16_ops, '
+        raise AMPError('Can only choose ops from one of the lists amp.list_lp16_ops, '
                          'list_fp32_ops, list_lp16_fp32_ops and list_conditional_fp32_ops '
                          'of the target dtype; %s are in none of them' % sorted(illegal))
     cond = {}
@@ -254,7 +259,12 @@ def _param_dtypes(sym, data_names, model_param_names, target, cast_optional_para
     unknown type that feeds casts to one type takes that type."""
     from ...base import dtype_flag
     from ...symbol.symbol import _topo
-    arg_types, _, aux_types = sym.infer_type_partial(**{n: 'float32' for n in data_names})
+    # MXNet infers these types from the data alone, not from the inputs' __dtype__
+    bare = sym.__copy__()
+    for node in _topo(bare._outputs):
+        if node.op is None:
+            node.attrs.pop('__dtype__', None)
+    arg_types, _, aux_types = bare.infer_type_partial(**{n: 'float32' for n in data_names})
     names = sym.list_arguments() + sym.list_auxiliary_states()
     inferred = dict(zip(names, list(arg_types) + list(aux_types)))
     flags = {n: 0 if t is None else dtype_flag(t) for n, t in inferred.items()}
@@ -265,7 +275,7 @@ def _param_dtypes(sym, data_names, model_param_names, target, cast_optional_para
             if node.op is None or node.op.name not in ('amp_cast', 'amp_multicast'):
                 continue
             if node.op.name == 'amp_cast':
-                want = dtype_flag(node.attrs['dtype'])
+                want = dtype_flag(node.params['dtype'])
             elif all(i.op is None for i, _ in node.inputs):
                 want = dtype_flag(target)
             else:
@@ -313,7 +323,7 @@ def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None,
     from ...symbol import Symbol
     from ...symbol.low_precision import reduce_precision
     if not isinstance(sym, Symbol):
-        raise MXNetError('First argument to convert_symbol should be Symbol, got %s'
+        raise AMPError('First argument to convert_symbol should be Symbol, got %s'
                          % type(sym).__name__)
     target = _target_name(target_dtype)
     target_ops, fp32, cond = _check_convert_lists(target, target_dtype_ops, fp32_ops,
@@ -347,7 +357,7 @@ def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dt
                   fp32_ops=None, conditional_fp32_ops=None, excluded_sym_names=None,
                   cast_optional_params=False):
     if not isinstance(arg_params, dict) or not isinstance(aux_params, dict):
-        raise MXNetError('arg_params and aux_params of convert_model should be dicts of name '
+        raise AMPError('arg_params and aux_params of convert_model should be dicts of name '
                          'to NDArray')
     param_names = list(arg_params) + list(aux_params)
     data_names = list(set(sym.list_inputs()) - set(param_names))
@@ -366,7 +376,7 @@ def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None,
     from ...context import gpu
     from ...gluon import HybridBlock, SymbolBlock
     if not isinstance(block, HybridBlock):
-        raise MXNetError('block input should be a HybridBlock, got %s' % type(block).__name__)
+        raise AMPError('block input should be a HybridBlock, got %s' % type(block).__name__)
     if not block._cached_graph:
         raise RuntimeError(
             "Please first call block.hybridize() and then run forward with "
@@ -396,12 +406,12 @@ def convert_bucketing_module(bucketing_mod, target_dtype="float16", target_dtype
                              excluded_sym_names=None, cast_optional_params=False):
     from ...module import BucketingModule
     if not isinstance(bucketing_mod, BucketingModule):
-        raise MXNetError('module should be instance of bucketing module, got %s'
+        raise AMPError('module should be instance of bucketing module, got %s'
                          % type(bucketing_mod).__name__)
     if not bucketing_mod._buckets:
-        raise MXNetError('Bucketing Module should not be empty')
+        raise AMPError('Bucketing Module should not be empty')
     if not bucketing_mod.params_initialized:
-        raise MXNetError('bucketing_mod params should be initialized for mixed precision '
+        raise AMPError('bucketing_mod params should be initialized for mixed precision '
                          'conversion')
     arg_params = bucketing_mod._curr_module._arg_params
     aux_params = bucketing_mod._curr_module._aux_params
