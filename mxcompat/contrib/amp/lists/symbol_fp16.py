@@ -1,10 +1,6 @@
-"""The float16 AMP lists under MXNet's names (``mx.contrib.amp.lists.symbol_fp16``)."""
-from ....ops.amp_lists import LISTS
+"""The float16 AMP lists under MXNet's names (``mx.contrib.amp.lists.symbol_fp16``):
+FP16_FUNCS, FP16_FP32_FUNCS, FP32_FUNCS, CONDITIONAL_FP32_FUNCS, WIDEST_TYPE_CASTS,
+LOSS_OUTPUT_FUNCTIONS."""
+from . import _mxnet_names
 
-_L = LISTS['float16']
-FP16_FUNCS = _L['lp16']
-FP16_FP32_FUNCS = _L['lp16_fp32']
-FP32_FUNCS = _L['fp32']
-CONDITIONAL_FP32_FUNCS = _L['conditional_fp32']
-WIDEST_TYPE_CASTS = _L['widest']
-LOSS_OUTPUT_FUNCTIONS = _L['loss_output']
+globals().update(_mxnet_names('float16', 'FP16'))
