@@ -670,10 +670,8 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
         unknown = [n for n, s in zip(symbol.list_arguments(), partial) if not s or 0 in s]
         raise MXNetError('simple_bind: cannot infer the shapes of %s; pass them as keyword '
                          'arguments (name=shape)' % ', '.join(unknown))
-    arg_types, _, aux_types = symbol.infer_type(**(type_dict or {}))
-    if arg_types is None:
-        arg_types = [None] * len(arg_shapes)
-        aux_types = [None] * len(aux_shapes)
+    # the types inference finds (the inputs' __dtype__ among them); float32 for the rest
+    arg_types, _, aux_types = symbol.infer_type_partial(**(type_dict or {}))
     dev = as_context(ctx).torch_device
     names = symbol.list_arguments()
     if isinstance(grad_req, str):

@@ -507,7 +507,7 @@ class Parameter(object):
                 elif dtype_source == 'saved':
                     self.dtype = data.dtype
             else:
-                assert np.dtype(self.dtype).type == data.dtype, \
+                assert np.dtype(self.dtype) == np.dtype(data.dtype), \
                     "Failed loading Parameter '%s' from saved params: " \
                     "dtype incompatible expected %s vs saved %s. " \
                     "Set cast_dtype=True to cast the dtype of saved params." % (

@@ -214,6 +214,7 @@ def make_function(op, func_name):
         if key in g:
             g[key] = _naming_converter(g[key], pname)
     exec(compile(src, '<mx.nd.%s>' % func_name, 'exec'), g)
+    op.callers.append(g)  # OpDef.rebind swaps g['_fn']
     fn = g[func_name]
     fn.__doc__ = op.doc
     fn.__module__ = 'mxcompat.ndarray'

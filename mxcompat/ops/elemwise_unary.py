@@ -342,7 +342,7 @@ def cast(data, *, dtype):
     return data.to(dtype_torch(dtype), copy=True)
 
 
-@register('amp_cast', params={'dtype': (DType, REQUIRED)})
+@register('amp_cast', params={'dtype': (DType, REQUIRED)}, infer_shape='same')
 def amp_cast(data, *, dtype):
     """Cast function between low precision float/FP32 used by AMP: arrays of other dtypes are
     returned unchanged."""

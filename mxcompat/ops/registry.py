@@ -69,7 +69,7 @@ class OpDef:
     __slots__ = ('name', 'fn', 'inputs', 'params', 'aliases', 'aux', 'num_outputs',
                  'num_visible_outputs', 'output_names', 'variadic', 'doc', 'key_var_num_args',
                  'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
-                 'writes_out')
+                 'writes_out', 'callers')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
@@ -92,6 +92,17 @@ class OpDef:
         self.mutate = mutate
         self.input_init = dict(input_init or {})
         self.writes_out = writes_out
+        self.callers = []
+
+    def rebind(self, fn, imperative_fn=None):
+        """Make ``fn`` the operator's implementation (``mx.contrib.amp.init`` does, to run it
+        in mixed precision): the table entry, and so every graph built from now on, and every
+        generated ``mx.nd`` function of the operator call it; those call ``imperative_fn``
+        instead where one is given. A call costs what it cost before: the front ends hold the
+        implementation in a variable, which this rebinds."""
+        self.fn = fn
+        for namespace in self.callers:
+            namespace['_fn'] = fn if imperative_fn is None else imperative_fn
 
     def convert_params(self, kwargs):
         """Convert raw parameter values (Python values or attribute strings) to their kinds,
@@ -164,6 +175,14 @@ class OpDef:
         names = tuple(self.inputs) + tuple(self.params)
         return code.co_varnames[:code.co_argcount] == names
 
+    def output_label(self, attrs, k):
+        """How MXNet's graph passes label output k in a node name: its name for an operator
+        that names its outputs (FullyConnected's 'output'), its index for any other."""
+        if self.name not in _NAMED_OUTPUTS:
+            return str(k)
+        names = self.output_names(attrs) if callable(self.output_names) else self.output_names
+        return (names or ['output'])[k]
+
     def outputs(self, attrs):
         """Number of outputs the implementation returns for given parameters."""
         n = self.num_outputs
@@ -218,6 +237,23 @@ square _square_sum sum tan tanh topk transpose trunc zeros_like
 '''.split()
 # ... and these name their variadic inputs arg0, arg1, ... (list_inputs: data0, args0, ...)
 _ARG_INPUTS = ('Concat', 'Crop', 'khatri_rao', '_rnn_param_concat', 'stack')
+# Operators that name their outputs (register FListOutputNames, as every legacy OperatorProperty
+# operator does): MXNet's graph passes name nodes after an output by its name ('fc1_output'),
+# after an output of any other operator by its index ('relu1_0')
+_NAMED_OUTPUTS = frozenset('''
+Activation BatchNorm _contrib_BatchNormWithReLU Concat Convolution CTCLoss Deconvolution
+Dropout FullyConnected GroupNorm im2col col2im LayerNorm LeakyReLU LRN Pooling softmax
+SoftmaxActivation softmin UpSampling _contrib_hawkesll _contrib_index_array _contrib_ROIAlign
+_contrib_RROIAlign _contrib_interleaved_matmul_selfatt_qk
+_contrib_interleaved_matmul_selfatt_valatt _contrib_interleaved_matmul_encdec_qk
+_contrib_interleaved_matmul_encdec_valatt _rnn_param_concat BatchNorm_v1 BilinearSampler
+Convolution_v1 Correlation Crop GridGenerator IdentityAttachKLSparseReg InstanceNorm
+L2Normalization MakeLoss Pad Pooling_v1 ROIPooling SVMOutput SequenceLast SequenceMask
+SequenceReverse SliceChannel SpatialTransformer SwapAxis _contrib_DeformableConvolution
+_contrib_DeformablePSROIPooling _contrib_MultiBoxDetection _contrib_MultiBoxPrior
+_contrib_MultiBoxTarget _contrib_MultiProposal _contrib_PSROIPooling _contrib_Proposal
+_contrib_SyncBatchNorm _contrib_count_sketch _contrib_fft _contrib_ifft
+'''.split())
 _MONITOR_PREFIX = dict([(n, 'input') for n in _POSITIONAL_INPUTS] +
                        [(n, 'arg') for n in _ARG_INPUTS])
 

@@ -18,6 +18,10 @@ __all__ = ['infer_shape', 'infer_type', 'run_meta', 'entry_shapes']
 # inputs whose type an operator fixes whatever the other inputs are (MXNet's type rules assign
 # it to an input of unknown type); a variable of unknown type runs as float32 otherwise
 _INPUT_DTYPES = {'batch_take': {1: torch.int32}}
+# operators whose parameters (every input after the data) are float32 when the data is
+# float16 or bfloat16, and of the data's type otherwise (MXNet's BatchNormType)
+_FLOAT32_PARAMS = frozenset(('BatchNorm', 'BatchNorm_v1', '_contrib_SyncBatchNorm'))
+_LOW_FLOATS = (torch.float16, torch.bfloat16)
 
 
 def _known(shape):
@@ -428,9 +432,12 @@ def infer_type(sym, args, kwargs, partial):
             known = next((t for j, t in enumerate(in_types) if t is not None and
                           j not in _INPUT_DTYPES.get(n.op.name, ())), None)
             if known is not None:
-                for (i, k), t in zip(n.inputs, in_types):
+                fill = known
+                if n.op.name in _FLOAT32_PARAMS and in_types[0] in _LOW_FLOATS:
+                    fill = torch.float32
+                for j, ((i, k), t) in enumerate(zip(n.inputs, in_types)):
                     if t is None and i.op is None and 'dtype' not in n.params:
-                        types[id(i)][k] = known
+                        types[id(i)][k] = fill if j else known
                         changed = True
                 in_types = [types[id(i)][k] for i, k in n.inputs]
             dt = n.params.get('dtype')

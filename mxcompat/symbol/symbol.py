@@ -475,10 +475,21 @@ class Symbol:
         return infer_type(self, args, kwargs, partial=True)[0]
 
     # ------------------------------------------------------------------ serialization
-    def tojson(self):
-        """Saves symbol to a JSON string, in MXNet's format."""
+    def tojson(self, remove_amp_cast=True):
+        """Saves symbol to a JSON string, in MXNet's format.
+
+        Parameters
+        ----------
+        remove_amp_cast : bool, default True
+            Leave out the amp_cast / amp_multicast nodes that feed other nodes (those
+            ``amp.convert_symbol`` adds).
+        """
         from .json_format import graph_to_json
-        return graph_to_json(*self._graph_parts())
+        sym = self
+        if remove_amp_cast:
+            from .low_precision import remove_amp_cast as remove
+            sym = remove(self)
+        return graph_to_json(*sym._graph_parts())
 
     def _graph_parts(self):
         """(nodes, arg_nodes, node_row_ptr, heads) of MXNet's JSON; a node is (op, name,
@@ -502,11 +513,13 @@ class Symbol:
         ----------
         fname : str
             The name of the file.
+        remove_amp_cast : bool, default True
+            Leave out the amp_cast / amp_multicast nodes that feed other nodes.
         """
         from ..utils.fileio import atomic_write_text
         if not isinstance(fname, string_types):
             raise TypeError('fname need to be string')
-        atomic_write_text(fname, self.tojson())
+        atomic_write_text(fname, self.tojson(remove_amp_cast))
 
     def debug_str(self):
         """Gets a debug string of symbol.

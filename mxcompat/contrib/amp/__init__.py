@@ -1,3 +1,3 @@
-"""``mx.contrib.amp``: automatic mixed precision (not supported by mxcompat yet)."""
-from . import amp
+"""``mx.contrib.amp``: automatic mixed precision."""
+from . import amp, lists, loss_scaler
 from .amp import *  # noqa: F401,F403
