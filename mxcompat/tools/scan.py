@@ -327,9 +327,6 @@ class _Visitor(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def _scan_python(text, file, modname, is_pkg, cell, uses, classes):
-    tree = ast.parse(text, file)
-    _Visitor(modname, is_pkg, file, cell, uses, classes).visit(tree)
 
 
 def _scan_symbol_json(text, file, uses):
@@ -483,9 +480,8 @@ class Resolver:
                             and i == len(parts) - 1:
                         return True, path + '.' + p, mod, None
                     what = 'module' if isinstance(obj, types.ModuleType) else 'attribute'
-                    raises = 'ImportError' if what == 'module' else 'AttributeError'
                     return None, '.'.join([path] + parts[i:]), mod, (
-                        raises, 'not defined by mxcompat (%s %s has no attribute %r)'
+                        'AttributeError', 'not defined by mxcompat (%s %s has no attribute %r)'
                         % (what, _mx(path), p))
             if isinstance(nxt, types.ModuleType):
                 mod = path = nxt.__name__
@@ -540,11 +536,11 @@ class Resolver:
     # statuses
     def _status(self, obj, path, override):
         """(status, reason, raises) of a name that exists in mxcompat."""
+        op = self.op_of_fn.get(id(obj))
         if obj is not True and not override:
-            msg = self._stub(obj)
+            msg = self._stub(obj if op is None else op.fn)
             if msg is not None:
                 return UNSUPPORTED, msg, 'NotImplementedError'
-        op = self.op_of_fn.get(id(obj))
         diff = self.differences.of_operator(op) if op is not None else None
         diff = diff or self.differences.of_path(path)
         if diff:
@@ -634,6 +630,9 @@ class Resolver:
         if op is None:
             return None if kw else (api, 'symbol JSON', UNSUPPORTED,
                     "operator %s is not in mxcompat's operator table" % name, 'MXNetError')
+        msg = self._stub(op.fn)
+        if msg is not None:
+            return None if kw else (api, 'symbol JSON', UNSUPPORTED, msg, 'NotImplementedError')
         if kw is not None and kw not in op.params:
             return (_kw(api, kw), 'symbol JSON', UNSUPPORTED,
                     'operator %s has no parameter %r in mxcompat' % (name, kw), 'MXNetError')
@@ -742,14 +741,16 @@ def scan(paths, resolver=None):
                 _scan_symbol_json(text, shown, uses)
             elif path.endswith('.ipynb'):
                 modname = os.path.splitext(os.path.basename(path))[0]
-                for cell, src in _notebook_cells(text):
+                visitor = _Visitor(modname, False, shown, None, uses, classes)
+                for cell, src in _notebook_cells(text):  # one namespace, as in the kernel
+                    visitor.cell = cell
                     try:
-                        _scan_python(src, shown, modname, False, cell, uses, classes)
+                        visitor.visit(ast.parse(src, shown))
                     except SyntaxError as err:
                         errors.append({'file': shown, 'message': 'cell %d: %s' % (cell, err)})
             else:
                 modname, is_pkg = _module_name(path, dircache)
-                _scan_python(text, shown, modname, is_pkg, None, uses, classes)
+                _Visitor(modname, is_pkg, shown, None, uses, classes).visit(ast.parse(text, shown))
         except (SyntaxError, ValueError, RecursionError) as err:
             errors.append({'file': shown, 'message': '%s: %s' % (type(err).__name__, err)})
     resolver = resolver or Resolver()
