@@ -34,6 +34,7 @@ import re
 import sys
 import time
 import types
+import warnings
 from collections import Counter, defaultdict
 
 __all__ = ['scan', 'Resolver', 'report', 'format_text', 'format_html', 'add_arguments', 'run',
@@ -146,6 +147,26 @@ class _Visitor(ast.NodeVisitor):
         self.fnames = frozenset()
         self.cls = None
         self.selfname = None
+
+    _dispatch = {}  # node class -> unbound visit method
+
+    def visit(self, node):
+        cls = node.__class__
+        method = self._dispatch.get(cls)
+        if method is None:
+            method = self._dispatch[cls] = getattr(_Visitor, 'visit_' + cls.__name__,
+                                                   _Visitor.generic_visit)
+        method(self, node)
+
+    def generic_visit(self, node):
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self.visit(item)
+            elif isinstance(value, ast.AST):
+                self.visit(value)
 
     def emit(self, api, kind, line):
         self.uses.append((api, kind, self.file, line, self.cell))
@@ -323,39 +344,44 @@ class _Visitor(ast.NodeVisitor):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def visit_Lambda(self, node):
-        self.generic_visit(node)
+    def visit_Constant(self, node):
+        pass  # (NodeVisitor's own visit_Constant is a slow compatibility shim)
 
 
 
 
 def _scan_symbol_json(text, file, uses):
-    """Operator names (and their attribute names) of an MXNet ``-symbol.json`` file."""
+    """Operator names (and their attribute names) of an MXNet ``-symbol.json`` file,
+    including those of subgraphs (fused operators)."""
     graph = json.loads(text)
     if not isinstance(graph, dict) or not isinstance(graph.get('nodes'), list):
         return False
-    starts = [m.start() for m in _SYMBOL_OP.finditer(text)]
-    line_of = {}
-    pos = 0
-    line = 1
-    for s in starts:  # the line of each "op": entry, in file order
-        line += text.count('\n', pos, s)
-        pos = s
-        line_of[len(line_of)] = line
+    lines = []  # the line of each "op": entry, in file order
+    pos, line = 0, 1
+    for m in _SYMBOL_OP.finditer(text):
+        line += text.count('\n', pos, m.start())
+        pos = m.start()
+        lines.append(line)
     k = 0
-    for node in graph['nodes']:
-        op = node.get('op')
-        if not isinstance(op, str):
-            continue
-        ln = line_of.get(k, 1)
-        k += 1
-        if op == 'null':
-            continue
-        uses.append(('op:' + op, 'symbol-json', file, ln, None))
-        attrs = node.get('attrs', node.get('attr', node.get('param'))) or {}
-        for a in attrs:
-            if not a.startswith('__'):
-                uses.append(('op:%s(%s=)' % (op, a), 'keyword', file, ln, None))
+
+    def walk(nodes):  # in document order: a node's "op", then its subgraphs
+        nonlocal k
+        for node in nodes:
+            if not isinstance(node, dict) or not isinstance(node.get('op'), str):
+                continue
+            op = node['op']
+            ln = lines[k] if k < len(lines) else 1
+            k += 1
+            if op != 'null':
+                uses.append(('op:' + op, 'symbol-json', file, ln, None))
+                attrs = node.get('attrs', node.get('attr', node.get('param'))) or {}
+                for a in attrs:
+                    if not a.startswith('__'):
+                        uses.append(('op:%s(%s=)' % (op, a), 'keyword', file, ln, None))
+            for sub in node.get('subgraphs', ()):
+                walk(sub.get('nodes', ()) if isinstance(sub, dict) else ())
+
+    walk(graph['nodes'])
     return True
 
 
@@ -534,13 +560,19 @@ class Resolver:
         return msg
 
     # statuses
-    def _status(self, obj, path, override):
-        """(status, reason, raises) of a name that exists in mxcompat."""
+    def _status(self, obj, path, kind):
+        """(status, reason, raises) of a name that exists in mxcompat. A method that a
+        subclass overrides is supported (the subclass defines it); a member a subclass reads
+        on self carries no difference of its class."""
+        if kind == 'override':
+            return SUPPORTED, None, None
         op = self.op_of_fn.get(id(obj))
-        if obj is not True and not override:
+        if obj is not True:
             msg = self._stub(obj if op is None else op.fn)
             if msg is not None:
                 return UNSUPPORTED, msg, 'NotImplementedError'
+        if kind == 'inherited':
+            return SUPPORTED, None, None
         diff = self.differences.of_operator(op) if op is not None else None
         diff = diff or self.differences.of_path(path)
         if diff:
@@ -551,8 +583,8 @@ class Resolver:
         """Whether the mxcompat callable ``obj`` takes the keyword argument ``kw``; None when
         ``obj`` is not callable."""
         op = self.op_of_fn.get(id(obj))
-        if op is not None:
-            if kw in op.params or kw in ('name', 'attr', 'out') or \
+        if op is not None:  # operators without parameters ignore keywords, as in MXNet
+            if not op.params or kw in op.params or kw in ('name', 'attr', 'out') or \
                     kw in [i.lstrip('*') for i in op.inputs]:
                 return True
         if not callable(obj):
@@ -581,7 +613,7 @@ class Resolver:
         key = (raw, kind if kind in ('override', 'inherited') else None)
         hit = self.cache.get(key)
         if hit is None:
-            hit = self.cache[key] = self._resolve(raw, key[1] == 'override')
+            hit = self.cache[key] = self._resolve(raw, key[1])
             if key[1] == 'inherited' and hit[2] == UNSUPPORTED and hit[4] == 'AttributeError':
                 hit = self.cache[key] = hit[:3] + (
                     'read on self, but defined neither by the scanned classes nor by '
@@ -589,7 +621,7 @@ class Resolver:
                     'mxcompat lacks)' % hit[0].rpartition('.')[0], 'AttributeError')
         return hit
 
-    def _resolve(self, raw, override):
+    def _resolve(self, raw, kind):
         kw = None
         if raw.endswith('=)'):
             raw, _, kw = raw[:-2].partition('(')
@@ -603,7 +635,7 @@ class Resolver:
         if err is not None:
             raises, reason = err
             return None if kw else (api, module, UNSUPPORTED, reason, raises)
-        status = self._status(obj, path, override)
+        status = self._status(obj, path, kind)
         if kw is None:
             return (api, module) + status
         if status[0] == UNSUPPORTED:
@@ -633,7 +665,7 @@ class Resolver:
         msg = self._stub(op.fn)
         if msg is not None:
             return None if kw else (api, 'symbol JSON', UNSUPPORTED, msg, 'NotImplementedError')
-        if kw is not None and kw not in op.params:
+        if kw is not None and op.params and kw not in op.params:
             return (_kw(api, kw), 'symbol JSON', UNSUPPORTED,
                     'operator %s has no parameter %r in mxcompat' % (name, kw), 'MXNetError')
         diff = None if kw is not None else self.differences.of_operator(op)
@@ -718,6 +750,35 @@ def _class_uses(classes, resolver, uses):
                 uses.append(('%s.%s' % (raw, name), 'inherited', c.file, line, c.cell))
 
 
+def _scan_file(path, shown, uses, classes, errors, dircache):
+    """Scan one file into ``uses`` and ``classes``; returns its number of lines, or None
+    when it cannot be read."""
+    try:
+        with open(path, 'rb') as f:
+            text = f.read().decode('utf-8', 'replace')
+    except OSError as err:
+        errors.append({'file': shown, 'message': str(err)})
+        return None
+    try:
+        if path.endswith('.json'):
+            _scan_symbol_json(text, shown, uses)
+        elif path.endswith('.ipynb'):
+            modname = os.path.splitext(os.path.basename(path))[0]
+            visitor = _Visitor(modname, False, shown, None, uses, classes)
+            for cell, src in _notebook_cells(text):  # one namespace, as in the kernel
+                visitor.cell = cell
+                try:
+                    visitor.visit(ast.parse(src, shown))
+                except SyntaxError as err:
+                    errors.append({'file': shown, 'message': 'cell %d: %s' % (cell, err)})
+        else:
+            modname, is_pkg = _module_name(path, dircache)
+            _Visitor(modname, is_pkg, shown, None, uses, classes).visit(ast.parse(text, shown))
+    except (SyntaxError, ValueError, RecursionError) as err:
+        errors.append({'file': shown, 'message': '%s: %s' % (type(err).__name__, err)})
+    return text.count('\n') + 1
+
+
 def scan(paths, resolver=None):
     """Scan ``paths`` (files or directories); returns the report as a dict (the JSON
     schema's)."""
@@ -727,32 +788,13 @@ def scan(paths, resolver=None):
     errors = []
     nfiles = nlines = 0
     dircache = {}
-    for path, shown in _files(paths):
-        try:
-            with open(path, 'rb') as f:
-                text = f.read().decode('utf-8', 'replace')
-        except OSError as err:
-            errors.append({'file': shown, 'message': str(err)})
-            continue
-        nfiles += 1
-        nlines += text.count('\n') + 1
-        try:
-            if path.endswith('.json'):
-                _scan_symbol_json(text, shown, uses)
-            elif path.endswith('.ipynb'):
-                modname = os.path.splitext(os.path.basename(path))[0]
-                visitor = _Visitor(modname, False, shown, None, uses, classes)
-                for cell, src in _notebook_cells(text):  # one namespace, as in the kernel
-                    visitor.cell = cell
-                    try:
-                        visitor.visit(ast.parse(src, shown))
-                    except SyntaxError as err:
-                        errors.append({'file': shown, 'message': 'cell %d: %s' % (cell, err)})
-            else:
-                modname, is_pkg = _module_name(path, dircache)
-                _Visitor(modname, is_pkg, shown, None, uses, classes).visit(ast.parse(text, shown))
-        except (SyntaxError, ValueError, RecursionError) as err:
-            errors.append({'file': shown, 'message': '%s: %s' % (type(err).__name__, err)})
+    with warnings.catch_warnings():  # the scanned code's invalid escapes and the like
+        warnings.simplefilter('ignore')
+        for path, shown in _files(paths):
+            n = _scan_file(path, shown, uses, classes, errors, dircache)
+            if n is not None:
+                nfiles += 1
+                nlines += n
     resolver = resolver or Resolver()
     _class_uses(classes, resolver, uses)
     return report(uses, resolver, paths, nfiles, nlines, errors, time.perf_counter() - t0)
