@@ -9,7 +9,6 @@ the scanner where a test says so; nothing here needs MXNet.
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -344,20 +343,16 @@ def test_json_matches_schema_and_totals(tmp_path, resolver):
         key=['unsupported', 'difference', 'supported'].index)
 
 
-def _cli(args, cwd):
-    env = dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS='1')
-    return subprocess.run([sys.executable, '-m', 'mxcompat', 'scan'] + args, cwd=str(cwd),
-                          capture_output=True, text=True, timeout=300, env=env)
-
-
-def test_cli_outputs_and_exit_status(tmp_path):
+def test_cli_outputs_and_exit_status(tmp_path, monkeypatch, capsys):
+    from mxcompat.cli import main
     _write(tmp_path, {'good.py': 'import mxnet as mx\nmx.nd.relu\n',
                       'rand.py': 'import mxnet as mx\nmx.random.seed(1)\n',
                       'bad.py': 'import mxnet as mx\nmx.nd.cast_storage(None)\n'})
-    r = _cli(['good.py', 'rand.py', 'bad.py', '--html', 'r.html', '--json', 'r.json'],
-             tmp_path)
-    assert r.returncode == 1, r.stderr
-    assert 'Unsupported (1 APIs):' in r.stdout and 'bad.py:2' in r.stdout
+    monkeypatch.chdir(tmp_path)
+    assert main(['scan', 'good.py', 'rand.py', 'bad.py', '--html', 'r.html',
+                 '--json', 'r.json']) == 1
+    out = capsys.readouterr().out
+    assert 'Unsupported (1 APIs):' in out and 'bad.py:2' in out
     rep = json.load(open(tmp_path / 'r.json'))
     assert rep['totals']['unsupported']['uses'] == 1
     page = (tmp_path / 'r.html').read_text()
@@ -366,11 +361,19 @@ def test_cli_outputs_and_exit_status(tmp_path):
     assert not re.search(r'<script|<link|<img|@import|url\(|https?://', page)
     assert page.index('mxnet.ndarray.cast_storage') < page.index('mxnet.random.seed') < \
         page.index('>mxnet.ndarray.relu<')
-    assert _cli(['good.py', 'rand.py', 'bad.py', '--fail-on', 'never'], tmp_path).returncode == 0
-    assert _cli(['good.py', 'rand.py', '--fail-on', 'unsupported'], tmp_path).returncode == 0
-    assert _cli(['good.py', 'rand.py', '--fail-on', 'differences'], tmp_path).returncode == 1
-    assert _cli(['good.py', '--fail-on', 'differences'], tmp_path).returncode == 0
-    r = _cli(['good.py', '--json'], tmp_path)
+    assert main(['scan', 'good.py', 'rand.py', 'bad.py', '--fail-on', 'never']) == 0
+    assert main(['scan', 'good.py', 'rand.py', '--fail-on', 'unsupported']) == 0
+    assert main(['scan', 'good.py', 'rand.py', '--fail-on', 'differences']) == 1
+    assert main(['scan', 'good.py', '--fail-on', 'differences']) == 0
+    capsys.readouterr()
+    assert main(['scan', 'missing.py']) == 2
+    assert 'missing.py' in capsys.readouterr().err
+
+
+def test_python_m_mxcompat_scan_json(tmp_path):
+    _write(tmp_path, {'good.py': 'import mxnet as mx\nmx.nd.relu\n'})
+    env = dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS='1')
+    r = subprocess.run([sys.executable, '-m', 'mxcompat', 'scan', 'good.py', '--json'],
+                       cwd=str(tmp_path), capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)['totals']['uses'] == 2
-    r = _cli(['missing.py'], tmp_path)
-    assert r.returncode == 2 and 'missing.py' in r.stderr

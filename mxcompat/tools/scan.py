@@ -919,9 +919,9 @@ def format_html(rep):
                                            e(rep['mxcompat_api_version'])),
          '<div class="cards">',
          '<div class="card total"><b>%d</b>uses of %d APIs</div>' % (t['uses'], t['apis'])]
-    for status, title in ((SUPPORTED, 'supported'), (DIFFERENCE, 'documented difference'),
+    for status, title in ((SUPPORTED, 'supported'), (DIFFERENCE, 'with a documented difference'),
                           (UNSUPPORTED, 'unsupported')):
-        h.append('<div class="card %s"><b>%d</b>%s uses (%d APIs)</div>'
+        h.append('<div class="card %s"><b>%d</b>uses %s (%d APIs)</div>'
                  % (status, t[status]['uses'], title, t[status]['apis']))
     h.append('</div><h2>By module</h2><table><tr><th>module</th><th class="n">APIs</th>'
              '<th class="n">uses</th><th class="n">supported</th><th class="n">difference</th>'
