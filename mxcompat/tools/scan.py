@@ -64,8 +64,7 @@ def _files(paths):
             for name in sorted(files):
                 if name.endswith(('.py', '.ipynb', 'symbol.json')):
                     path = os.path.join(dirpath, name)
-                    yield path, os.path.normpath(os.path.relpath(path, root) if root == '.'
-                                                 else path)
+                    yield path, os.path.normpath(path)
 
 
 def _module_name(path, cache):
@@ -456,7 +455,7 @@ class Resolver:
     ``resolve(raw, kind)`` returns ``(api, module, status, reason, raises)``: the
     canonical API name, the module it belongs to, its status, mxcompat's reason when it is
     not plainly supported, and the exception mxcompat raises for an unsupported API
-    ('NotImplementedError', 'AttributeError', 'ImportError' or 'MXNetError').
+    ('NotImplementedError', 'AttributeError', 'MXNetError' or 'TypeError').
     """
 
     def __init__(self):
@@ -744,9 +743,10 @@ def _class_uses(classes, resolver, uses):
         for k in chain + descendants(c):  # an abstract base reads what subclasses define
             own.update(k.methods)
             own.update(k.assigned)
-        raw, obj = bases[0]
         for name, line in c.self_refs:
             if name not in own and not name.startswith('__'):
+                raw = next((r for r, o in bases if hasattr(o, name)
+                            or name in resolver._instance_attrs(o)), bases[0][0])
                 uses.append(('%s.%s' % (raw, name), 'inherited', c.file, line, c.cell))
 
 
@@ -892,8 +892,9 @@ _CSS = '''
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:72em;
 color:#1d1d1f;padding:0 1em}
 h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}
-.cards{display:flex;gap:1em;flex-wrap:wrap}.card{border-radius:8px;padding:.8em 1.2em;min-width:11em}
-.card b{display:block;font-size:1.8em}.unsupported{background:#fde2e1}.difference{background:#fff2cc}
+.cards{display:flex;gap:1em;flex-wrap:wrap}
+.card{border-radius:8px;padding:.8em 1.2em;min-width:11em}.card b{display:block;font-size:1.8em}
+.unsupported{background:#fde2e1}.difference{background:#fff2cc}
 .supported{background:#dff3e3}.total{background:#e8eef9}
 table{border-collapse:collapse;width:100%}td,th{padding:.25em .6em;border-bottom:1px solid #eee;
 text-align:left;vertical-align:top}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
