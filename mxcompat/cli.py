@@ -4,6 +4,7 @@
     mxcompat run -m module [args ...]    the same for a module (like ``python -m``)
     mxcompat demo [args ...]             train the bundled example (examples/train_mlp.py)
     mxcompat im2rec PREFIX ROOT [...]    MXNet's tools/im2rec.py (image lists and .rec files)
+    mxcompat scan PATH [...]             which MXNet APIs a codebase uses, and their support
     mxcompat --version
 """
 import argparse
@@ -127,6 +128,12 @@ def _parser():
         'im2rec', help="create an image list or a .rec database (MXNet's tools/im2rec.py)",
         description='Create an image list or make a record database by reading from an '
                     'image list', formatter_class=argparse.ArgumentDefaultsHelpFormatter))
+    from .tools import scan
+    scan.add_arguments(sub.add_parser(
+        'scan', help='report the MXNet APIs a codebase uses and whether mxcompat supports '
+                     'each', description='Statically scan Python files, notebooks and '
+                     '-symbol.json files (nothing is imported or run) for uses of MXNet, and '
+                     'resolve each against mxcompat.'))
     return ap
 
 
@@ -155,6 +162,9 @@ def main(argv=None):
     if ns.command == 'im2rec':
         from .tools import im2rec
         return im2rec.run(ns)
+    if ns.command == 'scan':
+        from .tools import scan
+        return scan.run(ns)
     return 0
 
 

@@ -1,1 +1,2 @@
-"""Command-line tools shipped with MXNet, reimplemented on mxcompat (``mxcompat im2rec``)."""
+"""Command-line tools: MXNet's own, reimplemented on mxcompat (``mxcompat im2rec``), and
+``mxcompat scan``, a migration report for an MXNet codebase."""
