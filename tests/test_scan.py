@@ -218,13 +218,11 @@ def test_unsupported_names_carry_mxcompat_message(tmp_path, resolver):
         mx.nd.cast_storage
         mx.nd.sparse.csr_matrix
         np.zeros
-        mx.contrib.amp.init
         mx.base._LIB
         mx.nd.contrib.quantized_conv
         '''}, resolver)
     for api in ('mxnet.ndarray.cast_storage', 'mxnet.ndarray.sparse.csr_matrix',
-                'mxnet.numpy.zeros', 'mxnet.contrib.amp.init',
-                'mxnet.ndarray.contrib.quantized_conv'):
+                'mxnet.numpy.zeros', 'mxnet.ndarray.contrib.quantized_conv'):
         e = _entry(rep, api)
         assert (e['status'], e['raises']) == ('unsupported', 'NotImplementedError'), api
         name = api.rpartition('.')[2]
