@@ -9,6 +9,7 @@ import os
 
 import numpy as np
 
+from scripts.fixture_writers.indexing_inplace import _to_nd
 from scripts.op_cases import index_bounds
 from scripts.op_cases._run import run_case
 
@@ -32,14 +33,6 @@ GETITEM = [
     ('np-past', np.array([1, 3], np.int64)),
     ('np-tuple-below', (1, np.array([-5, 0], np.int64))),
 ]
-
-
-def _to_nd(mx, v, as_nd):
-    if isinstance(v, np.ndarray):
-        return mx.nd.array(v, dtype=v.dtype) if as_nd else v
-    if isinstance(v, tuple):
-        return tuple(_to_nd(mx, i, as_nd) for i in v)
-    return v
 
 
 def _error(err):

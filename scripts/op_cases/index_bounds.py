@@ -81,6 +81,10 @@ CASES = [
          {'use_sequence_length': True, 'value': -2.0}, grad=[0]),
     case('SequenceMask-oob-axis1', 'SequenceMask', [X, ix([7, 0, 5])],
          {'use_sequence_length': True, 'axis': 1}, grad=[0]),
+    # SequenceReverse: a zero length leaves the sequence as it is (MXNet reads outside its
+    # buffer for lengths beyond the axis, and SequenceLast for zero lengths)
+    case('SequenceReverse-zero', 'SequenceReverse', [X, ix([0, 3, 1, 0])],
+         {'use_sequence_length': True}, grad=[0]),
     # ravel/unravel: plain arithmetic on out-of-range values, as MXNet computes it
     case('ravel-oob', 'ravel_multi_index', [ix([[-1, 3, 5, 0], [2, -7, 9, 4]])],
          {'shape': (3, 4)}),
