@@ -312,9 +312,9 @@ def gather_nd(data, indices):
 
 def _scatter_rows(indices, shape, opname):
     """Row offsets of the (M, ...) multi-indices into ``shape`` seen as (rows, k), and rows and
-    k. The offsets are computed as MXNet's
-    scatter kernels compute them: the sum of stride * index, with no check per axis. An offset
-    outside ``[0, rows)`` points at the spare row ``rows`` (see spare_slot)."""
+    k. The offsets are what MXNet's scatter kernels compute, the sum of stride * index with no
+    check per axis; one outside ``[0, rows)`` points at the spare row ``rows`` (see
+    spare_slot)."""
     idx = _nd_index(indices, shape, opname)
     m = idx.shape[0]
     rows = k = 1
