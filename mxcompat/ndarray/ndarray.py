@@ -548,7 +548,7 @@ class NDArray:
                                      % (key, n))
                 return self._like(t[key:key + 1] if key != -1 else t[key:])
             return self._like(t[key])
-        key = _convert_key(key, t)
+        key = _bounded_key(_convert_key(key, t), t.shape, False)
         flips, key = _flip_negative_steps(key, t.dim(), t.shape)
         r = (t.flip(flips) if flips else t)[key]
         if r.dim() == 0:
@@ -580,7 +580,7 @@ class NDArray:
             raise TypeError('NDArray does not support assignment with %s of type %s'
                             % (str(value), str(type(value))))
         if not (type(key) is slice and key == slice(None)):
-            key = _convert_key(key, t)
+            key = _bounded_key(_convert_key(key, t), t.shape, True)
         else:
             key = Ellipsis
         if isinstance(value, torch.Tensor) and value.device != t.device:
@@ -924,6 +924,44 @@ def _convert_key_item(k, t):
     return k
 
 
+def _bounded_index(k, n, axis, assign):
+    if assign:
+        # MXNet's _scatter_set_nd writes outside the array for these; they wrap into the axis
+        if n:
+            return torch.remainder(k, n)
+    elif k.numel() and bool(((k < -n) | (k >= n)).any()):  # MXNet raises: one device wait
+        raise IndexError('index %d is out of bounds for axis %d with size %d'
+                         % (int(k[(k < -n) | (k >= n)][-1]), axis, n))
+    if not n and k.numel():
+        raise IndexError('index %d is out of bounds for axis %d with size 0'
+                         % (int(k.reshape(-1)[-1]), axis))
+    return k
+
+
+def _bounded_key(key, shape, assign):
+    """The converted ``key`` with its integer index arrays kept inside their axes, since torch's
+    indexing kernels assert on the GPU for an index outside them: reading raises IndexError as
+    MXNet's gather_nd does; assigning (``assign``) wraps them into the axis."""
+    items = key if isinstance(key, tuple) else (key,)
+    if not any(isinstance(k, torch.Tensor) for k in items):
+        return key
+    used = sum(0 if k is None or k is Ellipsis else
+               k.dim() if isinstance(k, torch.Tensor) and k.dtype is torch.bool else 1
+               for k in items)
+    out, axis = [], 0
+    for k in items:
+        if k is Ellipsis:
+            axis += len(shape) - used
+        elif isinstance(k, torch.Tensor) and k.dtype is not torch.bool:
+            if axis < len(shape):  # else: too many indices, which torch reports
+                k = _bounded_index(k, shape[axis], axis, assign)
+            axis += 1
+        elif k is not None:
+            axis += k.dim() if isinstance(k, torch.Tensor) else 1
+        out.append(k)
+    return tuple(out) if isinstance(key, tuple) else out[0]
+
+
 # -------------------------------------------------------------------- creation
 def _device_and_ctx(ctx):
     if ctx is None:
@@ -1159,8 +1197,6 @@ def histogram(a, bins=10, range=None):
 
 def onehot_encode(indices, out):
     """One-hot encoding indices into matrix out (DEPRECATED: use one_hot)."""
-    depth = out.shape[1]
-    res = torch.nn.functional.one_hot(indices._t.long(), depth).to(out._t.dtype)
-    out[:] = wrap(res)
-    return out
+    from . import _internal
+    return _internal._onehot_encode(indices, out, out=out)
 

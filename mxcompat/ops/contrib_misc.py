@@ -14,7 +14,7 @@ import torch.nn.functional as F
 
 from ..base import MXNetError
 from . import param_shapes
-from .indexing import zero_grad_link
+from .indexing import spare_slot, zero_grad_link
 from .registry import register, get, REQUIRED, Int, Float, Bool, Shape, Any, Opt, Enum
 
 _F32 = torch.float32
@@ -50,7 +50,11 @@ def index_copy(old_tensor, index_vector, new_tensor):
     if index_vector.shape[0] != new_tensor.shape[0]:
         raise MXNetError('_contrib_index_copy: index_vector has %d entries but new_tensor has %d '
                          'rows' % (index_vector.shape[0], new_tensor.shape[0]))
-    return old_tensor.index_copy(0, index_vector.long(), new_tensor.to(old_tensor.dtype))
+    # an index outside [0, rows) writes to a spare row that is dropped
+    rows = old_tensor.shape[0]
+    spare = old_tensor.new_zeros((1,) + tuple(old_tensor.shape[1:]))
+    return torch.cat((old_tensor, spare)).index_copy(
+        0, spare_slot(index_vector.long(), rows), new_tensor.to(old_tensor.dtype))[:rows]
 
 
 @register('_contrib_backward_index_copy', inputs=())
@@ -377,7 +381,10 @@ def count_sketch(data, h, s, *, out_dim, processing_batch_size):
     _gpu_only('CountSketch', data)
     flat = data.reshape(-1, d)
     out = torch.zeros(flat.shape[0], out_dim, dtype=data.dtype, device=data.device)
-    out = out.index_add(1, h.detach().reshape(-1).long(), flat * s.detach().reshape(-1))
+    # a hash outside [0, out_dim) adds to a spare column that is dropped
+    col = spare_slot(h.detach().reshape(-1).long(), out_dim)
+    out = torch.zeros(flat.shape[0], out_dim + 1, dtype=data.dtype, device=data.device)
+    out = out.index_add(1, col, flat * s.detach().reshape(-1))[:, :out_dim]
     return out.reshape(*data.shape[:-1], out_dim)
 
 

@@ -73,6 +73,12 @@ def _as_index(t):
     return t if t.dtype is _INT64 else t.to(_INT64)
 
 
+def spare_slot(idx, n):
+    """``idx`` with every entry outside ``[0, n)`` replaced by ``n``: a spare slot past the end
+    that a writer allocates and then drops, where MXNet would write outside its buffer."""
+    return idx.masked_fill((idx < 0) | (idx >= n), n)
+
+
 def slice_plan(shape, begin, end, step, opname):
     """Basic-index key and axes to flip for MXNet's slice(begin, end, step) of ``shape``.
 
@@ -210,8 +216,9 @@ def take(a, indices, *, axis, mode):
     elif mode == 'wrap':
         idx = torch.remainder(idx, n)
     elif indices.numel() and bool(((indices < 0) | (indices > n - 1)).any()):
-        raise MXNetError("take: indices are out of bounds for axis %d of size %d (mode='raise')"
-                         % (axis, n))
+        raise MXNetError("take operator contains indices out of bound: mode='raise' needs "
+                         "indices in [0, %d] for axis %d; use mode='clip' or 'wrap' to accept "
+                         "others" % (n - 1, axis))
     if ax == 0:
         # embedding lookup: the fastest gather of rows, with a scatter-add backward
         if a.dim() == 2:
@@ -279,28 +286,79 @@ def _nd_index(indices, shape, opname):
     if m > len(shape):
         raise MXNetError('%s: number of indices (%d) exceeds data dimension (%d)'
                          % (opname, m, len(shape)))
-    idx = _as_index(indices)
-    return tuple(idx[i] for i in range(m))
+    return _as_index(indices)
 
 
 @register('gather_nd', inputs=('data', 'indices'))
 def gather_nd(data, indices):
-    """Gathers elements or slices of ``data`` at the (M, ...) multi-indices ``indices``."""
-    return data[_nd_index(indices, data.shape, 'gather_nd')]
+    """Gathers elements or slices of ``data`` at the (M, ...) multi-indices ``indices``.
+
+    Negative indices count from the end of their axis; an index outside ``[-size, size)``
+    raises IndexError, as in MXNet.
+    """
+    idx = _nd_index(indices, data.shape, 'gather_nd')
+    m = idx.shape[0]
+    if idx.numel():
+        size = torch.tensor(data.shape[:m], dtype=_INT64,
+                            device=idx.device).reshape((m,) + (1,) * (idx.dim() - 1))
+        bad = (idx < -size) | (idx >= size)
+        if bool(bad.any()):  # MXNet raises here: the one check that waits for the device
+            axis = int(bad.reshape(m, -1).any(1).nonzero()[0])
+            value = int(idx[axis][bad[axis]][-1])
+            raise IndexError('index %d is out of bounds for axis %d with size %d'
+                             % (value, axis, data.shape[axis]))
+    return data[tuple(idx)]
+
+
+def _scatter_rows(indices, shape, opname):
+    """Row offsets of the (M, ...) multi-indices into ``shape`` seen as (rows, k), and rows and
+    k. The offsets are what MXNet's scatter kernels compute, the sum of stride * index with no
+    check per axis; one outside ``[0, rows)`` points at the spare row ``rows`` (see
+    spare_slot)."""
+    idx = _nd_index(indices, shape, opname)
+    m = idx.shape[0]
+    rows = k = 1
+    for d in shape[:m]:
+        rows *= d
+    for d in shape[m:]:
+        k *= d
+    off = (idx.reshape(m, -1) * _strides(shape[:m], idx.device).unsqueeze(1)).sum(0)
+    return spare_slot(off, rows), rows, k
+
+
+def _scatter_check(data, indices, shape, opname):
+    m = indices.shape[0] if indices.dim() else 0
+    want = tuple(indices.shape[1:]) + tuple(shape[m:])
+    if tuple(data.shape) != want:
+        raise MXNetError('%s: Invalid data, indices, and output shape combination: data %s, '
+                         'indices %s, shape %s; data must have shape %s'
+                         % (opname, tuple(data.shape), tuple(indices.shape), tuple(shape), want))
 
 
 @register('scatter_nd', inputs=('data', 'indices'), params={'shape': (Shape, REQUIRED)})
 def scatter_nd(data, indices, *, shape):
-    """Scatters ``data`` into a new zero array of ``shape`` at the multi-indices ``indices``."""
-    key = _nd_index(indices, shape, 'scatter_nd')
-    return data.new_zeros(shape).index_put(key, data)
+    """Scatters ``data`` into a new zero array of ``shape`` at the multi-indices ``indices``.
+
+    As in MXNet, a multi-index is turned into a flat offset without checking each axis;
+    offsets that fall outside the array are dropped.
+    """
+    off, rows, k = _scatter_rows(indices, shape, 'scatter_nd')
+    _scatter_check(data, indices, shape, 'scatter_nd')
+    out = data.new_zeros(rows + 1, k).index_put((off,), data.reshape(off.shape[0], k))
+    return out[:rows].reshape(shape)
 
 
 @register('_scatter_set_nd', inputs=('lhs', 'rhs', 'indices'),
           params={'shape': (Shape, REQUIRED)}, differentiable=False)
 def scatter_set_nd(lhs, rhs, indices, *, shape):
-    """Returns ``lhs`` with the elements at multi-indices ``indices`` set from ``rhs``."""
-    return lhs.index_put(_nd_index(indices, lhs.shape, '_scatter_set_nd'), rhs)
+    """Returns ``lhs`` with the elements at multi-indices ``indices`` set from ``rhs``
+    (offsets outside ``lhs`` are dropped, as in scatter_nd)."""
+    shape = tuple(lhs.shape)
+    off, rows, k = _scatter_rows(indices, shape, '_scatter_set_nd')
+    _scatter_check(rhs, indices, shape, '_scatter_set_nd')
+    out = torch.cat((lhs.reshape(rows, k), lhs.new_zeros(1, k)))
+    out.index_put_((off,), rhs.to(lhs.dtype).reshape(off.shape[0], k))
+    return out[:rows].reshape(shape)
 
 
 # ------------------------------------------------------------------------------ one-hot
@@ -349,10 +407,9 @@ def fill_element_0index(lhs, mhs, rhs):
         raise MXNetError('fill_element_0index: needs a 2-D lhs, and 1-D values (mhs) and '
                          'indices (rhs) with one entry per row, got %s, %s, %s'
                          % (tuple(lhs.shape), tuple(mhs.shape), tuple(rhs.shape)))
-    col = _as_index(rhs)
-    valid = (col >= 0) & (col < lhs.shape[1])
-    rows = torch.arange(lhs.shape[0], device=lhs.device)
-    return lhs.index_put((rows[valid], col[valid]), mhs.to(lhs.dtype)[valid])
+    # a column compare, as MXNet does: an index outside [0, columns) fills nothing
+    hit = torch.arange(lhs.shape[1], device=lhs.device) == _as_index(rhs).unsqueeze(1)
+    return torch.where(hit, mhs.to(lhs.dtype).unsqueeze(1), lhs)
 
 
 # ------------------------------------------------------------------------------ ravel

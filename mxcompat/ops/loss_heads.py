@@ -329,7 +329,8 @@ def svm_output(data, label, *, margin, regularization_coefficient, use_linear):
 
 def _softmax_ce(data, label):
     prob = torch.softmax(data, 1)
-    picked = prob.gather(1, label.long().unsqueeze(1))
+    # labels outside [0, classes) are clipped (MXNet reads outside its buffer for them)
+    picked = prob.gather(1, label.long().clamp_(0, prob.shape[1] - 1).unsqueeze(1))
     return prob, -torch.log(picked.clamp(min=_SMALL)).sum().reshape(1)
 
 
@@ -422,8 +423,9 @@ def ctc_loss(data, label, data_lengths=None, label_lengths=None, *, use_data_len
         data = torch.where(keep.unsqueeze(2), data, data.detach())
     else:
         ilen = torch.full((batch,), seq_len, dtype=torch.long, device=data.device)
-    # padding entries beyond each length are never read, but must be valid class indices
-    targets = targets.clamp(min=0)
+    # padding entries beyond each length are never read, but must be valid class indices;
+    # labels outside the alphabet are clipped into it (MXNet reads outside its buffer for them)
+    targets = targets.clamp(0, alphabet - 1)
     return F.ctc_loss(torch.log_softmax(data, 2), targets, ilen, tlen, blank=blank,
                       reduction='none', zero_infinity=True)
 

@@ -31,9 +31,11 @@ def _check(opname, data, sequence_length, use_sequence_length, axis, axes=(0, 1)
                          % (opname, axis, ' or '.join(str(a) for a in axes)))
 
 
-def _lengths(sequence_length):
-    # MXNet truncates floating point lengths toward zero
-    return sequence_length.to(torch.int64)
+def _lengths(sequence_length, lo=None, hi=None):
+    """Lengths as int64, truncated toward zero as MXNet reads them; clamped to [lo, hi] where
+    the result indexes the sequence axis (MXNet reads outside its buffer there)."""
+    out = sequence_length.to(torch.int64)
+    return out if lo is None else out.clamp(lo, hi)
 
 
 @register('SequenceMask', inputs=_INPUTS,
@@ -58,12 +60,14 @@ def sequence_mask(data, sequence_length, *, use_sequence_length, value, axis):
           params={'use_sequence_length': (Bool, False), 'axis': (Int, 0)},
           input_rule=_input_rule)
 def sequence_last(data, sequence_length, *, use_sequence_length, axis):
-    """Takes the last element of each sequence (the one at position length - 1)."""
+    """Takes the last element of each sequence (the one at position length - 1).
+
+    Lengths outside ``[1, max_len]`` are clipped into that range."""
     _check('SequenceLast', data, sequence_length, use_sequence_length, axis)
     if not use_sequence_length:
         return data.select(axis, -1).clone()
     steps = data.movedim(axis, 0)                              # (max_len, batch, ...)
-    last = _lengths(sequence_length) - 1
+    last = _lengths(sequence_length, 1, steps.shape[0]) - 1
     return steps[last, torch.arange(steps.shape[1], device=data.device)]
 
 
@@ -71,11 +75,13 @@ def sequence_last(data, sequence_length, *, use_sequence_length, axis):
           params={'use_sequence_length': (Bool, False), 'axis': (Int, 0)},
           input_rule=_input_rule)
 def sequence_reverse(data, sequence_length, *, use_sequence_length, axis):
-    """Reverses the first ``length`` elements of each sequence; padding stays in place."""
+    """Reverses the first ``length`` elements of each sequence; padding stays in place.
+
+    Lengths outside ``[0, max_len]`` are clipped into that range."""
     _check('SequenceReverse', data, sequence_length, use_sequence_length, axis, axes=(0,))
     if not use_sequence_length:
         return data.flip(0)
     steps = torch.arange(data.shape[0], device=data.device).unsqueeze(1)   # (max_len, 1)
-    lengths = _lengths(sequence_length).unsqueeze(0)                        # (1, batch)
+    lengths = _lengths(sequence_length, 0, data.shape[0]).unsqueeze(0)      # (1, batch)
     src = torch.where(steps < lengths, lengths - 1 - steps, steps)
     return data[src, torch.arange(data.shape[1], device=data.device)]
