@@ -703,8 +703,7 @@ class Module(BaseModule):
         if self._update_on_kvstore:
             self._kvstore.load_optimizer_states(fname)
         else:
-            with open(fname, 'rb') as f:
-                self._updater.set_states(f.read())
+            self._updater._load_states_file(fname)
 
     def install_monitor(self, mon):
         """Installs monitor on all executors."""
