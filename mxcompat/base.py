@@ -19,6 +19,15 @@ class MXNetError(RuntimeError):
     """Error raised by mxcompat where MXNet raises ``mxnet.base.MXNetError``."""
 
 
+class MXNetAssertionError(MXNetError, AssertionError):
+    """MXNetError where MXNet fails an assertion (e.g. a parameter file that does not match
+    the model): code catching either exception keeps working."""
+
+
+class MXNetValueError(MXNetError, ValueError):
+    """MXNetError where MXNet raises ValueError (e.g. a parameter file with extra names)."""
+
+
 class NotImplementedForSymbol(MXNetError):
     """Raised for NDArray-only features used on a Symbol."""
     def __init__(self, function, alias, *args):

@@ -91,7 +91,7 @@ def _mutate_json(rng, data, seeds):
             break
         choice = rng.random()
         if choice < 0.7:
-            value = rng.choice(_JSON_VALUES)
+            value = json.loads(json.dumps(rng.choice(_JSON_VALUES)))  # a fresh copy
         elif choice < 0.8:
             value = node if isinstance(node, (int, float)) and not isinstance(node, bool) \
                 else 0

@@ -221,11 +221,11 @@ def _checked_shape(shape, what, unknown_ok):
     count = 1
     for d in shape:
         if d < 0 and not (unknown_ok and d == -1):
-            raise _Corrupt('%s has a negative dimension in shape %s' % (what, shape))
+            raise _Corrupt('%s %s has a negative dimension' % (what, shape))
         if d > 0:
             count *= d
     if count > MAX_ELEMENTS:
-        raise _Corrupt('%s shape %s has more than %d elements' % (what, shape, MAX_ELEMENTS))
+        raise _Corrupt('%s %s has more than %d elements' % (what, shape, MAX_ELEMENTS))
     return shape
 
 
