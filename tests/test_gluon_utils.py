@@ -283,5 +283,5 @@ def test_download_chunked(server, tmp_path):
 
 def test_download_bad_timeout_setting(tmp_path, monkeypatch):
     monkeypatch.setenv('MXCOMPAT_DOWNLOAD_TIMEOUT', 'soon')
-    with pytest.raises(ValueError, match="MXCOMPAT_DOWNLOAD_TIMEOUT must be a positive"):
+    with pytest.raises(mx.base.MXNetError, match="MXCOMPAT_DOWNLOAD_TIMEOUT must be a positive"):
         gu.download('http://127.0.0.1:9/a.bin', path=str(tmp_path))

@@ -7,6 +7,7 @@ import time
 import warnings
 import weakref
 
+from ..base import env_seconds
 from ..utils import fileio
 
 __all__ = []
@@ -249,18 +250,6 @@ _RETRY_BACKOFF_S = 0.5   # first wait between attempts; doubled after each failu
 _MAX_BACKOFF_S = 8.0
 
 
-def _timeout(name, default):
-    """Seconds from the environment variable ``name`` (``default`` when unset)."""
-    value = os.environ.get(name, '').strip()
-    try:
-        seconds = float(value) if value else default
-    except ValueError:
-        seconds = -1.0
-    if not seconds > 0:
-        raise ValueError('{} must be a positive number of seconds, not {!r}'.format(name, value))
-    return seconds
-
-
 def _progress(total, desc):
     """A tqdm progress bar when tqdm is installed and stderr is a terminal, else None."""
     if not sys.stderr.isatty():
@@ -387,8 +376,8 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
         return fname
     dirname = os.path.dirname(os.path.abspath(os.path.expanduser(fname)))
     os.makedirs(dirname, exist_ok=True)
-    deadline = time.monotonic() + _timeout('MXCOMPAT_DOWNLOAD_TIMEOUT', 3600.0)
-    read_timeout = _timeout('MXCOMPAT_DOWNLOAD_READ_TIMEOUT', 60.0)
+    deadline = time.monotonic() + env_seconds('MXCOMPAT_DOWNLOAD_TIMEOUT', 3600.0)
+    read_timeout = env_seconds('MXCOMPAT_DOWNLOAD_READ_TIMEOUT', 60.0)
     attempts = max(retries, 1)  # as in MXNet: `retries` counts attempts
     wait = _RETRY_BACKOFF_S
     for attempt in range(1, attempts + 1):

@@ -22,7 +22,7 @@ import time
 import torch
 import torch.distributed as dist
 
-from ..base import MXNetError
+from ..base import MXNetError, env_seconds
 from ..context import Context
 from .kvstore import KVStore, _HOME, _quantize_2bit, _wrap_on
 
@@ -43,7 +43,7 @@ def _init_process_group(name):
     use_nccl = torch.cuda.is_available() and dist.is_nccl_available()
     if use_nccl:
         torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', '0')))
-    timeout = _seconds('MXNET_KVSTORE_TIMEOUT', 600.0)
+    timeout = env_seconds('MXNET_KVSTORE_TIMEOUT', 600.0)
     try:
         dist.init_process_group('nccl' if use_nccl else 'gloo', init_method='env://',
                                 timeout=datetime.timedelta(seconds=timeout))
@@ -53,18 +53,6 @@ def _init_process_group(name):
                          % (name, timeout, os.environ.get('RANK'), os.environ.get('WORLD_SIZE'),
                             os.environ.get('MASTER_ADDR'), os.environ.get('MASTER_PORT'),
                             err)) from None
-
-
-def _seconds(name, default):
-    """Seconds from the environment variable ``name`` (``default`` when unset)."""
-    value = os.environ.get(name, '').strip()
-    try:
-        seconds = float(value) if value else default
-    except ValueError:
-        seconds = -1.0
-    if not seconds > 0:
-        raise MXNetError('%s must be a positive number of seconds, not %r' % (name, value))
-    return seconds
 
 
 def _silent_ranks(store, rank, world, grace):
@@ -92,7 +80,7 @@ def _collective(op, *args, **kwargs):
         rank, world = dist.get_rank(), dist.get_world_size()
         store = dist.distributed_c10d._get_default_store()  # pylint: disable=protected-access
         store.set_timeout(datetime.timedelta(seconds=5))
-        silent = _silent_ranks(store, rank, world, _seconds('MXNET_KVSTORE_TIMEOUT_GRACE', 5.0))
+        silent = _silent_ranks(store, rank, world, env_seconds('MXNET_KVSTORE_TIMEOUT_GRACE', 5.0))
         if silent is None:
             who = 'the rendezvous store does not answer either (its host may be the one)'
         elif silent:
