@@ -22,7 +22,6 @@ import os
 import random
 import resource
 import signal
-import struct
 import sys
 import tempfile
 import time

@@ -6,7 +6,6 @@ import random
 import signal
 import time
 
-import numpy as np
 import pytest
 
 import mxcompat as mx

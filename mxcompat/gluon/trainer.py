@@ -8,7 +8,6 @@ optimizer's (multi-tensor, when it aggregates) update operators directly.
 """
 
 from .. import optimizer as opt
-from ..base import MXNetError
 from ..model import _create_kvstore, _create_sparse_kvstore
 from ..kvstore import KVStore
 from ..utils.fileio import atomic_write_bytes

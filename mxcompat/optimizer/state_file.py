@@ -24,7 +24,6 @@ by the file). Any violation raises :class:`~mxcompat.base.MXNetError` naming the
 is wrong.
 """
 import _compat_pickle
-import copyreg
 import inspect
 import io
 import numbers
