@@ -59,3 +59,40 @@ def test_unresponsive_worker(how, tmp_path):
             if p.is_alive():
                 p.kill()
                 p.join(10)
+
+
+def _lonely_worker(rank, port, outdir):
+    os.environ.update(MASTER_ADDR='127.0.0.1', MASTER_PORT=str(port), RANK='0',
+                      WORLD_SIZE='2', LOCAL_RANK='0', TORCHELASTIC_USE_AGENT_STORE='True',
+                      TORCHELASTIC_RESTART_COUNT='0', MXNET_KVSTORE_TIMEOUT=str(TIMEOUT_S),
+                      OMP_NUM_THREADS='1')
+    import mxcompat as mx
+    import mxcompat.kvstore  # noqa: F401
+    from mxcompat.base import MXNetError
+    start = time.time()
+    try:
+        kv = mx.kv.create('dist_sync')
+        kv.init(3, mx.nd.ones((4,)))
+        message = 'no error'
+    except MXNetError as err:
+        message = str(err)
+    with open(os.path.join(outdir, 'result'), 'w') as f:
+        f.write('%r\n%s' % (time.time() - start, message))
+    os._exit(0)
+
+
+def test_worker_that_never_comes(tmp_path):
+    """The process group's start waits MXNET_KVSTORE_TIMEOUT for the other workers."""
+    store = dist.TCPStore('127.0.0.1', 0, 2, is_master=True, wait_for_workers=False)
+    ctx = mp.start_processes(_lonely_worker, args=(store.port, str(tmp_path)), nprocs=1,
+                             join=False, start_method='spawn')
+    try:
+        assert ctx.join(timeout=120)
+        took, message = (tmp_path / 'result').read_text().split('\n', 1)
+        assert float(took) < TIMEOUT_S + 10
+        assert "kvstore 'dist_sync': the process group did not start within 4 s " \
+               '(MXNET_KVSTORE_TIMEOUT): rank 0 of 2' in message, message
+    finally:
+        for p in ctx.processes:
+            if p.is_alive():
+                p.kill()
