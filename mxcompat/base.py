@@ -19,6 +19,28 @@ class MXNetError(RuntimeError):
     """Error raised by mxcompat where MXNet raises ``mxnet.base.MXNetError``."""
 
 
+class MXNetAssertionError(MXNetError, AssertionError):
+    """MXNetError where MXNet fails an assertion (e.g. a parameter file that does not match
+    the model): code catching either exception keeps working."""
+
+
+class MXNetValueError(MXNetError, ValueError):
+    """MXNetError where MXNet raises ValueError (e.g. a parameter file with extra names)."""
+
+
+def env_seconds(name, default):
+    """Seconds from the environment variable ``name`` (``default`` when unset); MXNetError
+    unless it is a positive number."""
+    value = os.environ.get(name, '').strip()
+    try:
+        seconds = float(value) if value else default
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise MXNetError('%s must be a positive number of seconds, not %r' % (name, value))
+    return seconds
+
+
 class NotImplementedForSymbol(MXNetError):
     """Raised for NDArray-only features used on a Symbol."""
     def __init__(self, function, alias, *args):

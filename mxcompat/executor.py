@@ -128,6 +128,8 @@ class _Plan:
             else:
                 lines.append('        %s, = _split(%s, %d)'
                              % (', '.join('s%d' % o for o in outs), call, len(outs)))
+        if not self.steps:  # the outputs are variables
+            lines.append('        pass')
         lines.append('    except MXNetError as err:')
         lines.append('        raise _fail(i, err) from None')
         lines.append('    return [%s]' % ', '.join('s%d' % i for i in self.out_slots))

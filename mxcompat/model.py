@@ -14,12 +14,13 @@ from . import symbol as sym
 from . import optimizer as opt
 from . import metric
 from . import kvstore as kvs
-from .base import mx_real_t
+from .base import mx_real_t, MXNetError
 from .context import Context, cpu
 from .initializer import Uniform
 from .optimizer import get_updater
 from .executor_manager import DataParallelExecutorManager, _check_arguments, _load_data
 from .io import DataDesc
+from .utils import fileio
 
 __all__ = ['BatchEndParam', 'FeedForward', 'save_checkpoint', 'load_checkpoint', 'load_params']
 
@@ -292,14 +293,17 @@ def save_checkpoint(prefix, epoch, symbol, arg_params, aux_params, remove_amp_ca
     -----
     - ``prefix-symbol.json`` will be saved for symbol.
     - ``prefix-epoch.params`` will be saved for parameters.
-    Both files are written atomically.
+    Both files are written aside and replace their targets together, only once both are
+    complete; a crash while they are moved leaves a marker ``.prefix-epoch.params.saving``
+    that makes :func:`load_checkpoint` refuse the pair (see ``mxcompat.utils.fileio``).
     """
-    if symbol is not None:
-        symbol.save('%s-symbol.json' % prefix, remove_amp_cast=remove_amp_cast)
+    param_name = '%s-%04d.params' % (prefix, epoch)
     save_dict = {('arg:%s' % k): v.as_in_context(cpu()) for k, v in arg_params.items()}
     save_dict.update({('aux:%s' % k): v.as_in_context(cpu()) for k, v in aux_params.items()})
-    param_name = '%s-%04d.params' % (prefix, epoch)
-    nd.save(param_name, save_dict)
+    with fileio.atomic_group(param_name):
+        if symbol is not None:
+            symbol.save('%s-symbol.json' % prefix, remove_amp_cast=remove_amp_cast)
+        nd.save(param_name, save_dict)
     logging.info('Saved checkpoint to "%s"', param_name)
 
 
@@ -312,11 +316,15 @@ def load_params(prefix, epoch):
     aux_params : dict of str to NDArray
     """
     fname = '%s-%04d.params' % (prefix, epoch)
+    fileio.check_group(fname, 'load_checkpoint(%r, %d)' % (prefix, epoch))
     save_dict = nd.load(fname)
     arg_params, aux_params = {}, {}
     if not save_dict:
         logging.warning("Params file '%s' is empty", fname)
         return (arg_params, aux_params)
+    if not isinstance(save_dict, dict) or any(':' not in k for k in save_dict):
+        raise MXNetError("'%s' is not a checkpoint's parameter file: its arrays must be named "
+                         "'arg:<name>' or 'aux:<name>'" % fname)
     for k, v in save_dict.items():
         tp, name = k.split(':', 1)
         if tp == 'arg':

@@ -26,12 +26,12 @@ import atexit
 import numbers
 import os
 import struct
-import tempfile
 import weakref
 
 import numpy as np
 
 from .base import MXNetError
+from .utils import fileio
 
 __all__ = ['MXRecordIO', 'MXIndexedRecordIO', 'IRHeader', 'pack', 'unpack', 'pack_img',
            'unpack_img']
@@ -166,17 +166,11 @@ class MXRecordIO(object):
     @staticmethod
     def _open_aside(path):
         """(fd, name) of a temporary file next to ``path`` that ``close`` moves over it."""
-        directory = os.path.dirname(os.path.abspath(path))
         try:
-            fd, tmp = tempfile.mkstemp(prefix='.' + os.path.basename(path) + '.',
-                                       suffix='.tmp', dir=directory)
+            return fileio.open_aside(path)
         except OSError as err:
             raise MXNetError('MXRecordIO: cannot open %r for writing: %s'
                              % (path, err.strerror or err)) from None
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        return fd, tmp
 
     @staticmethod
     def _commit(f, tmp, path):
@@ -184,12 +178,11 @@ class MXRecordIO(object):
             f.flush()
             os.fsync(f.fileno())
             f.close()
-            os.replace(tmp, path)
-        finally:
-            if not f.closed:
-                f.close()
-            if os.path.exists(tmp):
-                os.remove(tmp)
+            fileio.commit(tmp, path)
+        except BaseException:
+            f.close()
+            fileio.discard(tmp)
+            raise
 
     def __del__(self):
         if getattr(self, 'is_open', False):
@@ -313,12 +306,23 @@ class MXIndexedRecordIO(MXRecordIO):
             self._fidx = os.fdopen(fd, 'wb', buffering=0)
             return
         try:
-            with open(self.idx_path, 'r') as fidx:
-                lines = fidx.read().splitlines()
-        except OSError as err:
+            self._read_index()
+        except MXNetError:
             super(MXIndexedRecordIO, self).close()
+            raise
+
+    def _read_index(self):
+        """Fill ``idx`` and ``keys`` from the index file, checking every offset against the
+        record file: each must be a 4-byte aligned position inside it (or its end)."""
+        try:
+            with open(self.idx_path, 'rb') as fidx:
+                lines = fidx.read().decode('utf-8').splitlines()
+        except OSError as err:
             raise MXNetError('MXIndexedRecordIO: cannot open index %r: %s'
                              % (self.idx_path, err.strerror or err)) from None
+        except UnicodeDecodeError as err:
+            raise MXNetError('MXIndexedRecordIO: index %r is not UTF-8 text (%s)'
+                             % (self.idx_path, err)) from None
         for lineno, line in enumerate(lines, 1):
             fields = line.strip().split('\t')
             if fields == ['']:
@@ -326,12 +330,17 @@ class MXIndexedRecordIO(MXRecordIO):
             try:
                 key, pos = self.key_type(fields[0]), int(fields[1])
             except (IndexError, ValueError):
-                super(MXIndexedRecordIO, self).close()
-                raise MXNetError('MXIndexedRecordIO: malformed line %d in index %r: %r '
+                raise MXNetError('MXIndexedRecordIO: malformed line %d in index %r: %.100r '
                                  "(expected 'key<TAB>offset')"
                                  % (lineno, self.idx_path, line)) from None
             self.idx[key] = pos
             self.keys.append(key)
+        size = os.fstat(self._file.fileno()).st_size
+        for key, pos in self.idx.items():
+            if pos < 0 or pos % 4 or pos > size:
+                raise MXNetError('MXIndexedRecordIO: index %r gives key %r the offset %d, which '
+                                 'is not the start of a record in %r (%d bytes)'
+                                 % (self.idx_path, key, pos, self.uri, size))
 
     def close(self):
         """Closes the record file and the index file."""

@@ -5,6 +5,7 @@ import http.server
 import json
 import os
 import threading
+import time
 import warnings
 
 import numpy as np
@@ -102,7 +103,43 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return None
+        if self.path.startswith('/trickle/'):  # one byte every 0.2 s (for at most 10 s)
+            return self._slowly(0.2, 50)
+        if self.path.startswith('/stall/'):  # a part, then nothing for 3 s
+            return self._slowly(3.0, 2)
+        if self.path.startswith('/close/'):  # no Content-Length; a part, then hangs up
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(PAYLOAD[:1000])
+            self.close_connection = True
+            return None
+        if self.path.startswith('/chunked/') or self.path.startswith('/cut-chunked/'):
+            self.send_response(200)
+            self.send_header('Transfer-Encoding', 'chunked')
+            self.end_headers()
+            part = len(PAYLOAD) // 3
+            for i in range(3 if self.path.startswith('/chunked/') else 2):
+                data = PAYLOAD[i * part:(i + 1) * part if i < 2 else None]
+                self.wfile.write(b'%x\r\n%s\r\n' % (len(data), data))
+            if self.path.startswith('/chunked/'):
+                self.wfile.write(b'0\r\n\r\n')
+            self.close_connection = True
+            return None
         return self._send(404, b'not found')
+
+    def _slowly(self, pause, count):
+        self.send_response(200)
+        self.send_header('Content-Length', str(len(PAYLOAD)))
+        self.end_headers()
+        try:
+            for i in range(count):
+                self.wfile.write(PAYLOAD[i:i + 1])
+                self.wfile.flush()
+                time.sleep(pause)
+        except OSError:  # the client gave up
+            pass
+        self.close_connection = True
+        return None
 
     def _send(self, code, body):
         self.send_response(code)
@@ -216,3 +253,35 @@ def test_download_arguments(tmp_path):
                            verify_ssl=False) == str(target)
     assert any('verify_ssl=False' in str(w.message) for w in caught)
     assert target.read_bytes() == b'here'
+
+
+@pytest.mark.parametrize('kind, timeouts, problem', [
+    ('trickle', ('1.0', '5'), 'exceeded the total timeout'),
+    ('stall', ('20', '0.5'), r'no data for 0.5 s \(the read timeout'),
+    ('close', ('20', '5'), 'neither Content-Length nor chunked encoding'),
+    ('cut-chunked', ('20', '5'), 'the connection broke'),
+])
+def test_download_timeouts_and_cut_bodies(kind, timeouts, problem, server, tmp_path,
+                                          monkeypatch):
+    """A server that trickles, stalls or hangs up early gives a clear error within the
+    timeouts and leaves no file behind."""
+    monkeypatch.setenv('MXCOMPAT_DOWNLOAD_TIMEOUT', timeouts[0])
+    monkeypatch.setenv('MXCOMPAT_DOWNLOAD_READ_TIMEOUT', timeouts[1])
+    start = time.time()
+    with pytest.raises(RuntimeError, match='Failed downloading url .*/%s/model.bin: .*%s'
+                                           % (kind, problem)):
+        gu.download(server + '/%s/model.bin' % kind, path=str(tmp_path), retries=1)
+    assert time.time() - start < 3
+    assert _files(tmp_path) == []
+
+
+def test_download_chunked(server, tmp_path):
+    fname = gu.download(server + '/chunked/model.bin', path=str(tmp_path))
+    assert open(fname, 'rb').read() == PAYLOAD
+    assert _files(tmp_path) == ['model.bin']
+
+
+def test_download_bad_timeout_setting(tmp_path, monkeypatch):
+    monkeypatch.setenv('MXCOMPAT_DOWNLOAD_TIMEOUT', 'soon')
+    with pytest.raises(mx.base.MXNetError, match="MXCOMPAT_DOWNLOAD_TIMEOUT must be a positive"):
+        gu.download('http://127.0.0.1:9/a.bin', path=str(tmp_path))

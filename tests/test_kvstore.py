@@ -16,7 +16,7 @@ import mxcompat as mx
 import mxcompat.kvstore  # noqa: F401  (until mxcompat/__init__ imports it)
 import mxcompat.module  # noqa: F401
 from mxcompat.base import MXNetError
-from mxcompat.optimizer.updater import loads
+from mxcompat.optimizer.state_file import loads
 from scripts.fixture_writers.kvstore import local_scenarios, resume_scenario, dist_worker
 
 from conftest import FIXTURES

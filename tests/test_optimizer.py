@@ -230,7 +230,7 @@ def test_hostile_pickle_refused(payload, tmp_path):
     else:
         blob = pickle.dumps(({0: (_Boom(), None)}, 'x'))
     updater = mx.optimizer.get_updater(mx.optimizer.create('sgd'))
-    with pytest.raises(pickle.UnpicklingError, match='refusing to load global'):
+    with pytest.raises(MXNetError, match='refusing to load global'):
         updater.set_states(blob)
     assert not os.path.exists(_Boom.marker)
     assert updater.states == {}

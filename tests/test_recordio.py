@@ -169,12 +169,21 @@ def test_bad_magic_and_bad_index_offset(tmp_path):
     with pytest.raises(MXNetError, match='bad magic'):
         recordio.MXRecordIO(path, 'r').read()
     shutil.copy(_fx('indexed.rec'), str(tmp_path / 'i.rec'))
+    size = os.path.getsize(str(tmp_path / 'i.rec'))
+    for line in ('1\t2', '1\t-8', '1\t%d' % (size + 4)):  # unaligned, negative, past the end
+        with open(str(tmp_path / 'i.idx'), 'w') as f:
+            f.write('0\t0\n%s\n' % line)
+        with pytest.raises(MXNetError, match="i.idx' gives key 1 the offset .* not the start "
+                                             "of a record in .*i.rec' "):
+            recordio.MXIndexedRecordIO(str(tmp_path / 'i.idx'), str(tmp_path / 'i.rec'), 'r')
     with open(str(tmp_path / 'i.idx'), 'w') as f:
-        f.write('0\t2\n1\t999999\n')
+        f.write('0\t%d\n' % size)
     r = recordio.MXIndexedRecordIO(str(tmp_path / 'i.idx'), str(tmp_path / 'i.rec'), 'r')
-    with pytest.raises(MXNetError, match='bad magic'):
-        r.read_idx(0)
-    assert r.read_idx(1) is None  # past the end: MXNet returns None too
+    assert r.read_idx(0) is None  # at the end: MXNet returns None too
+    with open(str(tmp_path / 'i.idx'), 'wb') as f:
+        f.write(b'0\t0\n\xff\t4\n')
+    with pytest.raises(MXNetError, match='not UTF-8'):
+        recordio.MXIndexedRecordIO(str(tmp_path / 'i.idx'), str(tmp_path / 'i.rec'), 'r')
 
 
 def test_errors(tmp_path):

@@ -23,7 +23,8 @@ import numpy as np
 import torch
 
 from .. import initializer, ndarray, symbol, name as _name
-from ..base import mx_real_t, MXNetError, dtype_torch
+from ..utils import fileio
+from ..base import mx_real_t, MXNetError, MXNetAssertionError, MXNetValueError, dtype_torch
 from ..context import Context, swap_context
 from ..ndarray.ndarray import NDArray, wrap
 from ..symbol import Symbol, load_json
@@ -525,6 +526,9 @@ class Block(torch.nn.Module):
         params = self._collect_params_with_prefix()
         if not loaded and not params:
             return
+        if not isinstance(loaded, dict):
+            raise MXNetError("load_parameters: '%s' holds a list of %d unnamed arrays, not "
+                             'named parameters' % (filename, len(loaded)))
         if not any('.' in i for i in loaded.keys()):
             # legacy file written by save_params: names are prefixed parameter names
             del loaded
@@ -537,13 +541,14 @@ class Block(torch.nn.Module):
             for k, v in params.items():
                 params_inv[v].append(k)
             for name, param in params.items():
-                assert any(p in loaded for p in params_inv[param]), \
-                    "Parameter '%s' is missing in file '%s', which contains parameters: %s. " \
-                    'Set allow_missing=True to ignore missing parameters.' % (
-                        name, filename, _brief_print_list(loaded.keys()))
+                if not any(p in loaded for p in params_inv[param]):
+                    raise MXNetAssertionError(
+                        "Parameter '%s' is missing in file '%s', which contains parameters: "
+                        '%s. Set allow_missing=True to ignore missing parameters.' % (
+                            name, filename, _brief_print_list(loaded.keys())))
         for name in loaded:
             if not ignore_extra and name not in params:
-                raise ValueError(
+                raise MXNetValueError(
                     "Parameter '%s' loaded from file '%s' is not present in ParameterDict, "
                     'which contains parameters %s. Set ignore_extra=True to ignore. ' % (
                         name, filename, _brief_print_list(self._params.keys())))
@@ -1310,7 +1315,6 @@ class HybridBlock(Block):
                 'Please first call block.hybridize() and then run forward with '
                 'this block at least once before calling export.')
         sym = self._cached_graph[1]
-        sym.save('%s-symbol.json' % path, remove_amp_cast=remove_amp_cast)
         arg_names = set(sym.list_arguments())
         aux_names = set(sym.list_auxiliary_states())
         arg_dict = {}
@@ -1324,7 +1328,10 @@ class HybridBlock(Block):
                                   .format(name=name), stacklevel=3)
                 else:
                     arg_dict['aux:%s' % name] = param._reduce()
-        ndarray.save('%s-%04d.params' % (path, epoch), arg_dict)
+        params_name = '%s-%04d.params' % (path, epoch)
+        with fileio.atomic_group(params_name):  # both replace their targets together
+            sym.save('%s-symbol.json' % path, remove_amp_cast=remove_amp_cast)
+            ndarray.save(params_name, arg_dict)
 
     def register_op_hook(self, callback, monitor_all=False):
         """Install op hook for block recursively.
@@ -1575,6 +1582,7 @@ class SymbolBlock(HybridBlock):
             inputs = [symbol.var(i) for i in input_names]
         ret = SymbolBlock(sym, inputs)
         if param_file is not None:
+            fileio.check_group(param_file, 'SymbolBlock.imports')
             ret.collect_params().load(param_file, ctx, allow_missing, ignore_extra,
                                       cast_dtype=True, dtype_source='saved')
         return ret
@@ -1605,9 +1613,10 @@ class SymbolBlock(HybridBlock):
 
         for i in out:
             for j in i.get_internals():
-                assert j.attr('__storage_type__') in (None, '0'), \
-                    "SymbolBlock doesn't support Parameter '%s' because its storage " \
-                    "type is not 'default'." % j.name
+                if j.attr('__storage_type__') not in (None, '0'):
+                    raise MXNetAssertionError(
+                        "SymbolBlock doesn't support Parameter '%s' because its storage "
+                        "type is not 'default'." % j.name)
         if len(out) > 1:
             out = symbol.Group(out, _check_same_symbol_type(out))
         else:

@@ -17,7 +17,7 @@ import torch
 
 from .. import initializer, symbol
 from ..autograd import mark_tensor
-from ..base import MXNetError, mx_real_t, dtype_torch
+from ..base import MXNetError, MXNetAssertionError, mx_real_t, dtype_torch
 from ..context import Context, cpu, current_context, context_of_device
 from ..ndarray.ndarray import NDArray, wrap, array as _nd_array
 from ..symbol import Symbol
@@ -494,11 +494,13 @@ class Parameter(object):
         if cast_dtype:
             assert dtype_source in ['current', 'saved']
         if self.shape:
-            for self_dim, data_dim in zip(self.shape, data.shape):
-                assert self_dim in (0, data_dim), \
-                    "Failed loading Parameter '%s' from saved params: " \
+            if len(self.shape) != len(data.shape) or any(
+                    self_dim not in (0, data_dim)
+                    for self_dim, data_dim in zip(self.shape, data.shape)):
+                raise MXNetAssertionError(
+                    "Failed loading Parameter '%s' from saved params: "
                     "shape incompatible expected %s vs saved %s" % (
-                        self.name, str(self.shape), str(data.shape))
+                        self.name, str(self.shape), str(data.shape)))
             self.shape = tuple(i if i != 0 else j for i, j in zip(self.shape, data.shape))
         if self.dtype:
             if cast_dtype and np.dtype(self.dtype).type != data.dtype:
@@ -506,12 +508,12 @@ class Parameter(object):
                     data = data.astype(self.dtype, copy=False)
                 elif dtype_source == 'saved':
                     self.dtype = data.dtype
-            else:
-                assert np.dtype(self.dtype) == np.dtype(data.dtype), \
-                    "Failed loading Parameter '%s' from saved params: " \
-                    "dtype incompatible expected %s vs saved %s. " \
+            elif np.dtype(self.dtype) != np.dtype(data.dtype):
+                raise MXNetAssertionError(
+                    "Failed loading Parameter '%s' from saved params: "
+                    "dtype incompatible expected %s vs saved %s. "
                     "Set cast_dtype=True to cast the dtype of saved params." % (
-                        self.name, str(self.dtype), str(data.dtype))
+                        self.name, str(self.dtype), str(data.dtype)))
         if isinstance(ctx, Context):
             ctx = [ctx]
         if self._data is None:
@@ -1012,30 +1014,35 @@ class ParameterDict(object):
             provided by the Parameter if any
         """
         lprefix = len(restore_prefix)
+        error_str = 'file: %s' % (filename) if filename else 'param_dict'
+        if filename and not isinstance(param_dict, dict):
+            raise MXNetError('%s holds a list of %d unnamed arrays, not named parameters'
+                             % (error_str, len(param_dict)))
         loaded = [(k[4:] if k.startswith('arg:') or k.startswith('aux:') else k, v)
                   for k, v in param_dict.items()] if isinstance(param_dict, dict) \
             else param_dict
         arg_dict = {restore_prefix + k: v for k, v in loaded}
-        error_str = 'file: %s' % (filename) if filename else 'param_dict'
         if not allow_missing:
             for name in self.keys():
-                assert name in arg_dict, \
-                    "Parameter '%s' is missing in %s, which contains parameters: %s. " \
-                    "Please make sure source and target networks have the same prefix." \
-                    "For more info on naming, please see " \
-                    "https://mxnet.io/api/python/docs/tutorials/packages/gluon/blocks/" \
-                    "naming.html" % (name[lprefix:], error_str,
-                                     _brief_print_list(arg_dict.keys()))
+                if name not in arg_dict:
+                    raise MXNetAssertionError(
+                        "Parameter '%s' is missing in %s, which contains parameters: %s. "
+                        "Please make sure source and target networks have the same prefix."
+                        "For more info on naming, please see "
+                        "https://mxnet.io/api/python/docs/tutorials/packages/gluon/blocks/"
+                        "naming.html" % (name[lprefix:], error_str,
+                                         _brief_print_list(arg_dict.keys())))
         for name in arg_dict:
             if name not in self._params:
-                assert ignore_extra, \
-                    "Parameter '%s' loaded from %s is not present in ParameterDict, " \
-                    "choices are: %s. Set ignore_extra to True to ignore. " \
-                    "Please make sure source and target networks have the same prefix." \
-                    "For more info on naming, please see " \
-                    "https://mxnet.io/api/python/docs/tutorials/packages/gluon/blocks/" \
-                    "naming.html" % (name[lprefix:], error_str,
-                                     _brief_print_list(self._params.keys()))
+                if not ignore_extra:
+                    raise MXNetAssertionError(
+                        "Parameter '%s' loaded from %s is not present in ParameterDict, "
+                        "choices are: %s. Set ignore_extra to True to ignore. "
+                        "Please make sure source and target networks have the same prefix."
+                        "For more info on naming, please see "
+                        "https://mxnet.io/api/python/docs/tutorials/packages/gluon/blocks/"
+                        "naming.html" % (name[lprefix:], error_str,
+                                         _brief_print_list(self._params.keys())))
                 continue
             self[name]._load_init(arg_dict[name], ctx, cast_dtype=cast_dtype,
                                   dtype_source=dtype_source)

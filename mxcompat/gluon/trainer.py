@@ -6,13 +6,10 @@ pulls it (``update_on_kvstore``) or each context's updater applies the summed gr
 own copy. A single context in a single process uses no store: the updater calls the
 optimizer's (multi-tensor, when it aggregates) update operators directly.
 """
-import pickle
 
 from .. import optimizer as opt
-from ..base import MXNetError
 from ..model import _create_kvstore, _create_sparse_kvstore
 from ..kvstore import KVStore
-from ..optimizer.updater import loads as _updater_loads
 from ..utils.fileio import atomic_write_bytes
 from .parameter import ParameterDict, Parameter
 
@@ -450,33 +447,15 @@ class Trainer(object):
         based on current Trainer's parameters.
         """
         self._ensure_kvstore()
-        with open(fname, 'rb') as f:
-            states = f.read()
-        _check_states(fname, states)
         if self._update_on_kvstore:
             self._kvstore.load_optimizer_states(fname)
             self._optimizer = self._kvstore._updater.optimizer
         else:
-            for updater in self._updaters:
-                updater.set_states(states)
+            with open(fname, 'rb') as f:
+                states = f.read()
+            for updater in self._updaters:  # the first one checks the file before any changes
+                updater._set_states_from(states, fname)
                 updater.optimizer = self._updaters[0].optimizer
             self._optimizer = self._updaters[0].optimizer
         self._optimizer.param_dict = self._param_dict()
 
-
-def _check_states(fname, data):
-    """Raises MXNetError unless ``data`` is an optimizer states file (states, or states and
-    optimizer); the restricted unpickler refuses any object other than those it may hold."""
-    try:
-        states = _updater_loads(data)
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, KeyError,
-            AttributeError, IndexError, ImportError, MemoryError) as err:
-        raise MXNetError('Trainer.load_states: %s is not a valid optimizer states file '
-                         '(one written by Trainer.save_states): %s: %s'
-                         % (fname, type(err).__name__, err)) from None
-    if isinstance(states, tuple) and len(states) == 2 and \
-            isinstance(states[1], opt.Optimizer):
-        states = states[0]
-    if not isinstance(states, dict):
-        raise MXNetError('Trainer.load_states: %s is not a valid optimizer states file: it '
-                         'holds a %s, not a dict of states' % (fname, type(states).__name__))

@@ -4,9 +4,11 @@ import hashlib
 import os
 import sys
 import time
-import uuid
 import warnings
 import weakref
+
+from ..base import env_seconds
+from ..utils import fileio
 
 __all__ = []
 
@@ -246,7 +248,6 @@ def replace_file(src, dst):
 
 _RETRY_BACKOFF_S = 0.5   # first wait between attempts; doubled after each failure
 _MAX_BACKOFF_S = 8.0
-_TIMEOUT_S = 60.0        # connect / between-bytes timeout of each request
 
 
 def _progress(total, desc):
@@ -260,14 +261,18 @@ def _progress(total, desc):
     return tqdm(total=total, unit='B', unit_scale=True, unit_divisor=1024, desc=desc)
 
 
-def _fetch_to(url, fname, verify_ssl):
+def _fetch_to(url, fname, verify_ssl, deadline, read_timeout):
     """Download ``url`` into a temporary file next to ``fname``; returns its path. The
-    temporary file is removed on any failure."""
+    temporary file is removed on any failure: a connection that breaks, sends nothing for
+    ``read_timeout`` seconds, is still sending at time.monotonic() ``deadline``, or ends a body
+    whose end cannot be verified (neither Content-Length nor chunked encoding)."""
     import requests
-    tmp = '{}.{}'.format(fname, uuid.uuid4())
+    from urllib3.exceptions import ReadTimeoutError, HTTPError as Urllib3Error
+    fd, tmp = fileio.open_aside(fname)
     try:
         try:
-            r = requests.get(url, stream=True, verify=verify_ssl, timeout=_TIMEOUT_S)
+            r = requests.get(url, stream=True, verify=verify_ssl,
+                             timeout=min(read_timeout, max(deadline - time.monotonic(), 0.01)))
         except requests.exceptions.ConnectionError as err:
             raise RuntimeError('Failed downloading url {}: cannot connect ({}). Check the '
                                'network connection, or download the file by hand to {}'
@@ -277,28 +282,44 @@ def _fetch_to(url, fname, verify_ssl):
                 raise RuntimeError('Failed downloading url {} (HTTP status {})'
                                    .format(url, r.status_code))
             total = r.headers.get('content-length')
+            chunked = 'chunked' in r.headers.get('transfer-encoding', '').lower()
             bar = _progress(int(total) if total and total.isdigit() else None,
                             os.path.basename(fname))
             try:
-                with open(tmp, 'wb') as f:
-                    for chunk in r.iter_content(chunk_size=1 << 16):
-                        if chunk:
-                            f.write(chunk)
-                            if bar is not None:
-                                bar.update(len(chunk))
+                with os.fdopen(fd, 'wb') as f:
+                    fd = None
+                    while True:
+                        if time.monotonic() > deadline:
+                            raise RuntimeError(
+                                'Failed downloading url {}: the download exceeded the total '
+                                'timeout (MXCOMPAT_DOWNLOAD_TIMEOUT)'.format(url))
+                        try:  # at most one read from the socket: returns what arrived
+                            chunk = r.raw.read1(1 << 16, decode_content=True)
+                        except ReadTimeoutError:
+                            raise RuntimeError(
+                                'Failed downloading url {}: no data for {} s (the read '
+                                'timeout, MXCOMPAT_DOWNLOAD_READ_TIMEOUT)'
+                                .format(url, read_timeout)) from None
+                        except Urllib3Error as err:  # IncompleteRead, connection reset, ...
+                            raise RuntimeError('Failed downloading url {}: the connection '
+                                               'broke ({})'.format(url, err)) from None
+                        if not chunk:
+                            break
+                        f.write(chunk)
+                        if bar is not None:
+                            bar.update(len(chunk))
             finally:
                 if bar is not None:
                     bar.close()
-            if total and total.isdigit() and os.path.getsize(tmp) != int(total):
-                raise RuntimeError('Failed downloading url {}: received {} of {} bytes'
-                                   .format(url, os.path.getsize(tmp), total))
-    except requests.exceptions.RequestException as err:  # the connection broke mid-way
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise RuntimeError('Failed downloading url {}: {}'.format(url, err)) from err
+            if not (total and total.isdigit()) and not chunked:
+                raise RuntimeError(
+                    'Failed downloading url {}: the server sent neither Content-Length nor '
+                    'chunked encoding, so a dropped connection cannot be told from the end '
+                    'of the file'.format(url))
     except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+        if fd is not None:
+            os.close(fd)
+        fileio.discard(tmp)
         raise
     return tmp
 
@@ -309,6 +330,11 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
     The file is written to a temporary file in the destination directory and moved into
     place only when complete (and, with `sha1_hash`, verified): a failed download leaves no
     partial file behind. Failed attempts are retried with a growing pause between them.
+    A download fails (with an error naming the timeout) when the server sends nothing for
+    ``MXCOMPAT_DOWNLOAD_READ_TIMEOUT`` seconds (default 60) or when all attempts together take
+    longer than ``MXCOMPAT_DOWNLOAD_TIMEOUT`` seconds (default 3600); these environment
+    variables are read at each call. A body without Content-Length or chunked encoding is
+    refused, since its end cannot be told from a dropped connection.
 
     Parameters
     ----------
@@ -350,14 +376,16 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
         return fname
     dirname = os.path.dirname(os.path.abspath(os.path.expanduser(fname)))
     os.makedirs(dirname, exist_ok=True)
+    deadline = time.monotonic() + env_seconds('MXCOMPAT_DOWNLOAD_TIMEOUT', 3600.0)
+    read_timeout = env_seconds('MXCOMPAT_DOWNLOAD_READ_TIMEOUT', 60.0)
     attempts = max(retries, 1)  # as in MXNet: `retries` counts attempts
     wait = _RETRY_BACKOFF_S
     for attempt in range(1, attempts + 1):
         try:
             print('Downloading {} from {}...'.format(fname, url))
-            tmp = _fetch_to(url, fname, verify_ssl)
+            tmp = _fetch_to(url, fname, verify_ssl, deadline, read_timeout)
             if sha1_hash and not check_sha1(tmp, sha1_hash):
-                os.remove(tmp)
+                fileio.discard(tmp)
                 raise UserWarning(
                     'File {} is downloaded but the content hash does not match.'
                     ' The repo may be outdated or download may be incomplete. '
@@ -365,14 +393,14 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
                     'the default repo.'.format(fname))
             if not os.path.exists(fname) or overwrite or \
                     (sha1_hash and not check_sha1(fname, sha1_hash)):
-                replace_file(tmp, fname)
+                fileio.commit(tmp, fname)
             else:  # another process put a good copy there meanwhile
-                os.remove(tmp)
+                fileio.discard(tmp)
                 warnings.warn('File {} exists in file system so the downloaded file is '
                               'deleted'.format(fname))
             return fname
         except Exception as err:  # pylint: disable=broad-except
-            if attempt >= attempts:
+            if attempt >= attempts or time.monotonic() + wait > deadline:
                 raise
             left = attempts - attempt
             print('download failed due to {}, retrying, {} attempt{} left'

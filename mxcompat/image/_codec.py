@@ -4,8 +4,15 @@ When ``cv2`` is importable it is used (the same library MXNet links). Otherwise 
 JPEG through libjpeg(-turbo) as OpenCV does (identical pixels for baseline JPEGs, colour and
 grayscale), PNG losslessly, and the colour-to-gray conversions use the integer formulas of
 libpng (PNG) and OpenCV (other formats), so decoded pixels match MXNet's.
+
+An image whose header claims more than :data:`MAX_PIXELS` pixels (width x height) is refused
+with MXNetError before it is decoded; the limit is 2**27 (134 million) unless the environment
+variable ``MXCOMPAT_IMAGE_MAX_PIXELS`` sets another when mxcompat is imported (or the program
+assigns ``mxcompat.image._codec.MAX_PIXELS``). Pillow's own limit (``PIL.Image.MAX_IMAGE_PIXELS``,
+whose double it refuses) applies too; with OpenCV, OpenCV's (``CV_IO_MAX_IMAGE_PIXELS``).
 """
 import io as _io
+import os as _os
 import struct as _struct
 
 import numpy as np
@@ -17,7 +24,29 @@ try:
 except ImportError:
     cv2 = None
 
-__all__ = ['decode', 'cv_imdecode', 'cv_imencode', 'jpeg_header', 'decode_jpeg_into']
+__all__ = ['decode', 'cv_imdecode', 'cv_imencode', 'jpeg_header', 'decode_jpeg_into',
+           'MAX_PIXELS']
+
+MAX_PIXELS = int(_os.environ.get('MXCOMPAT_IMAGE_MAX_PIXELS') or 2 ** 27)
+"""The most pixels (width x height) an image to decode may claim in its header."""
+
+
+def _check_pixels(width, height):
+    if width * height > MAX_PIXELS:
+        raise MXNetError('Decoding failed: the image header claims %dx%d pixels, more than the '
+                         'limit of %d; set MXCOMPAT_IMAGE_MAX_PIXELS to decode larger images'
+                         % (width, height, MAX_PIXELS))
+
+
+def _pil_open(buf):
+    """A Pillow image of ``buf`` with its header read and its size checked, not yet decoded."""
+    Image, _ = _pil()
+    try:
+        im = Image.open(_io.BytesIO(buf))
+    except Exception as err:  # Pillow raises many types for bad data
+        raise MXNetError('Decoding failed. Invalid image file. (%s)' % err) from None
+    _check_pixels(*im.size)
+    return im
 
 
 def _is_jfif(buf):
@@ -53,9 +82,9 @@ def _cv_gray(rgb):
 
 def _pil_decode(buf, color, apply_orientation):
     """(H, W, 3) RGB or (H, W) gray uint8 array decoded with Pillow."""
-    Image, ImageOps = _pil()
+    _, ImageOps = _pil()
+    im = _pil_open(buf)
     try:
-        im = Image.open(_io.BytesIO(buf))
         if not color and im.format == 'JPEG' and im.mode in ('RGB', 'YCbCr'):
             im.draft('L', im.size)  # libjpeg outputs luma directly, as OpenCV asks it to
         im.load()
@@ -106,7 +135,8 @@ _CORE = _pil_core() if cv2 is None else None
 
 def jpeg_header(buf):
     """(height, width, components) of a JFIF JPEG that :func:`decode_jpeg_into` can decode
-    (Huffman-coded, 1 or 3 components), else None."""
+    (Huffman-coded, 1 or 3 components), else None; MXNetError when it claims more than
+    MAX_PIXELS pixels."""
     if _CORE is None or not _is_jfif(buf):
         return None
     pos, end = 2, len(buf) - 10
@@ -121,6 +151,7 @@ def jpeg_header(buf):
             precision, h, w, comps = _SOF.unpack_from(buf, pos + 4)
             if precision != 8 or comps not in (1, 3) or not h or not w:
                 return None
+            _check_pixels(w, h)
             return h, w, comps
         if 0xC3 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC) or marker in (0xD9, 0xDA):
             return None  # lossless, arithmetic-coded or hierarchical frame; or no frame at all
@@ -190,9 +221,8 @@ def cv_imdecode(buf, iscolor=-1):
     if iscolor >= 0:
         img = _pil_decode(bytes(buf), iscolor != 0, True)
         return np.ascontiguousarray(img[:, :, ::-1]) if iscolor else img
-    Image, _ = _pil()
+    im = _pil_open(bytes(buf))
     try:
-        im = Image.open(_io.BytesIO(bytes(buf)))
         im.load()
     except Exception as err:
         raise MXNetError('Decoding failed. Invalid image file. (%s)' % err) from None

@@ -386,8 +386,7 @@ class KVStore(KVStoreBase):
             Path to the input states file.
         """
         assert self._updater is not None, 'Cannot load states for distributed training'
-        with open(fname, 'rb') as f:
-            self._updater.set_states(f.read())
+        self._updater._load_states_file(fname)
 
     def _set_updater(self, updater):
         """Sets the function ``updater(key, pushed_sum, stored)`` that updates stored values

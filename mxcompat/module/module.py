@@ -5,6 +5,7 @@ import warnings
 from .. import context as ctx
 from .. import optimizer as opt
 from .. import ndarray as nd
+from ..utils import fileio
 from ..utils.fileio import atomic_write_bytes
 from .executor_group import DataParallelExecutorGroup
 from ..model import _create_kvstore, _device_updates, _initialize_kvstore, _update_params, \
@@ -162,13 +163,17 @@ class Module(BaseModule):
         remove_amp_cast : bool, optional
             Whether to remove the amp_cast and amp_multicast operators, before saving the model.
         """
-        self._symbol.save('%s-symbol.json' % prefix, remove_amp_cast=remove_amp_cast)
         param_name = '%s-%04d.params' % (prefix, epoch)
-        self.save_params(param_name)
+        state_name = '%s-%04d.states' % (prefix, epoch)
+        # the files replace their targets together once all are written (see
+        # mxcompat.utils.fileio): load() refuses a set interrupted while being replaced
+        with fileio.atomic_group(param_name):
+            self._symbol.save('%s-symbol.json' % prefix, remove_amp_cast=remove_amp_cast)
+            self.save_params(param_name)
+            if save_optimizer_states:
+                self.save_optimizer_states(state_name)
         logging.info('Saved checkpoint to "%s"', param_name)
         if save_optimizer_states:
-            state_name = '%s-%04d.states' % (prefix, epoch)
-            self.save_optimizer_states(state_name)
             logging.info('Saved optimizer state to "%s"', state_name)
 
     def _reset_bind(self):
@@ -703,8 +708,7 @@ class Module(BaseModule):
         if self._update_on_kvstore:
             self._kvstore.load_optimizer_states(fname)
         else:
-            with open(fname, 'rb') as f:
-                self._updater.set_states(f.read())
+            self._updater._load_states_file(fname)
 
     def install_monitor(self, mon):
         """Installs monitor on all executors."""

@@ -20,7 +20,11 @@ array of shape (0,). Files of every version load; mxcompat writes only V2. Spars
 (row_sparse, csr) load as dense arrays with the same values: mxcompat stores only dense arrays.
 
 Nothing is unpickled, and every length read from a file is checked against the bytes that remain
-before anything is allocated, so corrupt or truncated input raises MXNetError.
+before anything is allocated, so corrupt or truncated input raises MXNetError naming the source
+and the array. Limits: at most :data:`MAX_NDIM` dimensions, no negative dimension, at most
+:data:`MAX_ELEMENTS` elements in any shape (zero-size arrays included), and a sparse array is
+expanded to dense only up to ``MXCOMPAT_MAX_SPARSE_DENSE_BYTES`` bytes (default 256 MiB; set the
+environment variable to load larger ones).
 """
 import os
 import struct
@@ -47,6 +51,21 @@ _U64 = struct.Struct('<Q')
 _I32X2 = struct.Struct('<ii')
 _U64X2 = struct.Struct('<QQ')
 _LIST_HEADER = _U64X2.pack(LIST_MAGIC, 0)
+
+MAX_NDIM = 32
+"""The most dimensions an array in a file may have (numpy's limit)."""
+MAX_ELEMENTS = 2 ** 40
+"""The most elements any shape in a file may describe."""
+
+
+def _max_sparse_dense_bytes():
+    """How many bytes a sparse array read from a file may expand to (dense)."""
+    value = os.environ.get('MXCOMPAT_MAX_SPARSE_DENSE_BYTES', '')
+    try:
+        return int(value) if value.strip() else 256 * 2 ** 20
+    except ValueError:
+        raise MXNetError('MXCOMPAT_MAX_SPARSE_DENSE_BYTES must be a number of bytes, not %r'
+                         % value) from None
 _DEFAULT_ARRAY_HEAD = struct.pack('<Ii', V2_MAGIC, 0)
 
 # numpy dtype (little endian) used to read the bytes of each type flag; bfloat16 reads as uint16
@@ -101,11 +120,13 @@ class _Reader:
         self.pos += ndim * itemsize
         return out
 
-    def shape(self, what):
+    def shape(self, what, unknown_ok=False):
+        """An i32 ndim and i64 dims; with ``unknown_ok`` (NumPy-shape files) a -1 dimension
+        (an empty entry) passes."""
         ndim = self.i32(what + ' ndim')
-        if ndim < 0:  # MXNet cannot write an array of unknown ndim, nor read one back
+        if ndim < 0 or ndim > MAX_NDIM:  # MXNet cannot write an array of unknown ndim
             raise _Corrupt('%s has invalid ndim %d' % (what, ndim))
-        return self.dims(ndim, 8, what)
+        return _checked_shape(self.dims(ndim, 8, what), what, unknown_ok)
 
     def ctx(self):
         return self.unpack(_I32X2, 'context')
@@ -116,8 +137,6 @@ class _Reader:
             raise _Corrupt('%s has unknown type flag %d' % (what, flag))
         count = 1
         for d in shape:
-            if d < 0:
-                raise _Corrupt('%s has negative dimension in shape %s' % (what, shape))
             count *= d
         nbytes = count * dt.itemsize
         self.need(nbytes, what + ' data')
@@ -134,13 +153,13 @@ class _Reader:
         if magic in (V2_MAGIC, V3_MAGIC):
             return self._array_v2(magic == V3_MAGIC, what)
         if magic == V1_MAGIC:
-            shape = self.shape(what + ' shape')
+            shape = self.shape(what + ' shape', unknown_ok=True)
             if -1 in shape:  # unknown dimension: an empty entry, nothing more is stored
                 return _none_array()
         else:  # before V1 the first word is ndim and dims are uint32
-            if magic * 4 > self.end - self.pos:
+            if magic > MAX_NDIM or magic * 4 > self.end - self.pos:
                 raise _Corrupt('%s: unknown magic 0x%08X' % (what, magic))
-            shape = self.dims(magic, 4, what + ' shape')
+            shape = _checked_shape(self.dims(magic, 4, what + ' shape'), what, False)
         return self._dense_body(shape, what, legacy_shape=False)
 
     def _array_v2(self, np_shape, what):
@@ -150,7 +169,7 @@ class _Reader:
         naux = _STYPE_NAUX[stype]
         if naux:
             sshape = self.shape(what + ' storage shape')
-        shape = self.shape(what + ' shape')
+        shape = self.shape(what + ' shape', unknown_ok=np_shape)
         if np_shape and -1 in shape:  # unknown dimension: an empty entry
             return _none_array()
         if not naux:
@@ -196,11 +215,34 @@ class _Reader:
         return keys
 
 
+def _checked_shape(shape, what, unknown_ok):
+    """``shape`` if no dimension is negative (-1 passes with ``unknown_ok``) and it describes
+    at most MAX_ELEMENTS elements, else _Corrupt."""
+    count = 1
+    for d in shape:
+        if d < 0 and not (unknown_ok and d == -1):
+            raise _Corrupt('%s %s has a negative dimension' % (what, shape))
+        if d > 0:
+            count *= d
+    if count > MAX_ELEMENTS:
+        raise _Corrupt('%s %s has more than %d elements' % (what, shape, MAX_ELEMENTS))
+    return shape
+
+
 def _none_array():
     return torch.empty((0,), dtype=torch.float32)
 
 
 def _densify(stype, shape, values, aux, what):
+    count = 1
+    for d in shape:
+        count *= d
+    limit = _max_sparse_dense_bytes()
+    if count * values.element_size() > limit:
+        raise _Corrupt('%s is a sparse array of shape %s, which mxcompat would expand to %d '
+                       'bytes (dense); the limit is %d bytes: raise it with the environment '
+                       'variable MXCOMPAT_MAX_SPARSE_DENSE_BYTES'
+                       % (what, shape, count * values.element_size(), limit))
     dense = torch.zeros(shape, dtype=values.dtype)
     if stype == 1:
         idx = aux[0].to(torch.int64)

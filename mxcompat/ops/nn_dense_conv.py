@@ -9,7 +9,7 @@ import torch.nn.functional as F
 
 from ..base import MXNetError, dtype_name
 from . import param_shapes
-from .registry import register, REQUIRED, Int, Bool, Shape, Enum, DType
+from .registry import register, REQUIRED, Int, Bool, Shape, Enum, DType, AtLeast
 
 _linear = F.linear
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
@@ -33,7 +33,7 @@ def _no_bias_rule(p):
 # ------------------------------------------------------------------------------ FullyConnected
 @register('FullyConnected', inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.fully_connected,
-          params={'num_hidden': (Int, REQUIRED), 'no_bias': (Bool, False),
+          params={'num_hidden': (AtLeast(Int, 1), REQUIRED), 'no_bias': (Bool, False),
                   'flatten': (Bool, True)},
           input_rule=_no_bias_rule)
 def fully_connected(data, weight, bias, num_hidden, no_bias, flatten):
@@ -158,8 +158,9 @@ def _conv(op, data, weight, bias, kernel, stride, dilate, pad, num_filter, num_g
 
 
 _CONV_PARAMS = {
-    'kernel': (Shape, REQUIRED), 'stride': (Shape, ()), 'dilate': (Shape, ()),
-    'pad': (Shape, ()), 'num_filter': (Int, REQUIRED), 'num_group': (Int, 1),
+    'kernel': (AtLeast(Shape, 1), REQUIRED), 'stride': (AtLeast(Shape, 1), ()),
+    'dilate': (AtLeast(Shape, 1), ()), 'pad': (AtLeast(Shape, 0), ()),
+    'num_filter': (AtLeast(Int, 1), REQUIRED), 'num_group': (AtLeast(Int, 1), 1),
     'workspace': (Int, 1024), 'no_bias': (Bool, False),
     'cudnn_tune': (Enum(None, 'off', 'limited_workspace', 'fastest'), None),
     'cudnn_off': (Bool, False),
@@ -202,9 +203,10 @@ def convolution_v1(data, weight, bias=None, *, kernel, stride, dilate, pad, num_
 # ------------------------------------------------------------------------------ Deconvolution
 @register('Deconvolution', inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.deconvolution,
-          params={'kernel': (Shape, REQUIRED), 'stride': (Shape, ()), 'dilate': (Shape, ()),
-                  'pad': (Shape, ()), 'adj': (Shape, ()), 'target_shape': (Shape, ()),
-                  'num_filter': (Int, REQUIRED), 'num_group': (Int, 1),
+          params={'kernel': (AtLeast(Shape, 1), REQUIRED), 'stride': (AtLeast(Shape, 1), ()),
+                  'dilate': (AtLeast(Shape, 1), ()), 'pad': (AtLeast(Shape, 0), ()),
+                  'adj': (AtLeast(Shape, 0), ()), 'target_shape': (AtLeast(Shape, 0), ()),
+                  'num_filter': (AtLeast(Int, 1), REQUIRED), 'num_group': (AtLeast(Int, 1), 1),
                   'workspace': (Int, 512), 'no_bias': (Bool, True),
                   'cudnn_tune': (Enum(None, 'off', 'limited_workspace', 'fastest'), None),
                   'cudnn_off': (Bool, False),
@@ -273,7 +275,8 @@ def deconvolution(data, weight, bias=None, *, kernel, stride, dilate, pad, adj, 
 # ------------------------------------------------------------------------------ Embedding
 @register('Embedding', inputs=('data', 'weight'),
           infer_shape=param_shapes.embedding,
-          params={'input_dim': (Int, REQUIRED), 'output_dim': (Int, REQUIRED),
+          params={'input_dim': (AtLeast(Int, 1), REQUIRED),
+                  'output_dim': (AtLeast(Int, 1), REQUIRED),
                   'dtype': (DType, 'float32'), 'sparse_grad': (Bool, False)})
 def embedding(data, weight, *, input_dim, output_dim, dtype, sparse_grad):
     """Maps integer indices to vector representations (embeddings).

@@ -18,7 +18,7 @@ import torch.nn.functional as F
 
 from ..base import MXNetError
 from . import param_shapes
-from .registry import register, REQUIRED, Int, Bool, Shape, Opt, Enum
+from .registry import register, REQUIRED, Int, Bool, Shape, Opt, Enum, AtLeast
 
 _MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
 _AVG = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
@@ -114,7 +114,7 @@ def _global_pool(x, pool_type, dims, p_value):
           params={'kernel': (Shape, ()), 'pool_type': (Enum('max', 'avg', 'sum', 'lp'), 'max'),
                   'global_pool': (Bool, False), 'cudnn_off': (Bool, False),
                   'pooling_convention': (Enum('full', 'valid', 'same'), 'valid'),
-                  'stride': (Shape, ()), 'pad': (Shape, ()), 'p_value': (Opt(Int), None),
+                  'stride': (AtLeast(Shape, 1), ()), 'pad': (AtLeast(Shape, 0), ()), 'p_value': (Opt(Int), None),
                   'count_include_pad': (Opt(Bool), None),
                   'layout': (Enum(None, 'NCW', 'NCHW', 'NCDHW', 'NWC', 'NHWC', 'NDHWC'), None)})
 def pooling(data, *, kernel, pool_type, global_pool, cudnn_off, pooling_convention, stride, pad,
@@ -195,7 +195,7 @@ def pooling(data, *, kernel, pool_type, global_pool, cudnn_off, pooling_conventi
           params={'kernel': (Shape, ()), 'pool_type': (Enum('max', 'avg', 'sum'), 'max'),
                   'global_pool': (Bool, False),
                   'pooling_convention': (Enum('full', 'valid'), 'valid'),
-                  'stride': (Shape, ()), 'pad': (Shape, ())})
+                  'stride': (AtLeast(Shape, 1), ()), 'pad': (AtLeast(Shape, 0), ())})
 def pooling_v1(data, *, kernel, pool_type, global_pool, pooling_convention, stride, pad):
     """This operator is DEPRECATED. Perform pooling on the input.
 

@@ -18,7 +18,7 @@ from ..base import (REQUIRED, to_int, to_float, to_bool, to_str, to_shape, to_fl
                     to_dtype, to_any, optional, MXNetError)
 
 __all__ = ['OpDef', 'register', 'get', 'all_ops', 'REQUIRED', 'Int', 'Float', 'Bool', 'Str',
-           'Shape', 'FloatTuple', 'DType', 'Any', 'Opt']
+           'Shape', 'FloatTuple', 'DType', 'Any', 'Opt', 'AtLeast']
 
 
 class Kind:
@@ -46,6 +46,20 @@ Any = Kind('any', to_any)
 def Opt(kind):
     """The same kind, also accepting None."""
     return Kind(kind.name + ' or None', optional(kind.convert))
+
+
+def AtLeast(kind, low):
+    """The same kind with every integer (each dimension of a shape) at least ``low``: MXNet's
+    lower bounds (``set_lower_bound``, and the shape checks that reject, e.g., a zero stride),
+    enforced when parameters are parsed, so a bad value from a symbol file or a call never
+    reaches a kernel."""
+    def convert(v):
+        out = kind.convert(v)
+        for x in (out if isinstance(out, tuple) else (out,)):
+            if x is not None and x < low:
+                raise ValueError('must be at least %d, got %r' % (low, v))
+        return out
+    return Kind(kind.name, convert)
 
 
 def Enum(*choices):

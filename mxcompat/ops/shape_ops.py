@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from ..base import MXNetError, dtype_name
-from .registry import register, Int, Bool, Float, Shape, Opt, Enum, REQUIRED
+from .registry import register, Int, Bool, Float, Shape, Opt, Enum, REQUIRED, AtLeast
 from .shape_rules import infer_reshape
 
 
@@ -382,7 +382,7 @@ def _split_names(p):
 
 @register('SliceChannel', aliases=('split',), num_outputs=lambda p: p['num_outputs'],
           output_names=_split_names,
-          params={'num_outputs': (Int, REQUIRED), 'axis': (Int, 1),
+          params={'num_outputs': (AtLeast(Int, 1), REQUIRED), 'axis': (Int, 1),
                   'squeeze_axis': (Bool, False)})
 def slice_channel(data, *, num_outputs, axis, squeeze_axis):
     """Splits an array along a particular axis into multiple equally sized sub-arrays."""

@@ -1,147 +1,12 @@
 """Updater (the closure a KVStore or Trainer calls per weight) and its state files.
 
-``Updater.get_states`` writes the pickle MXNet 1.9.1 writes: NDArrays as
-``mxnet.ndarray.ndarray.NDArray`` with MXNet's raw-bytes ``handle``, optimizers and schedulers
-under their ``mxnet.*`` names, so real MXNet loads it. ``Updater.set_states`` reads files of
-either origin with a restricted unpickler that only builds NDArrays, optimizers, learning-rate
-schedulers and plain values: a file naming any other global is refused before anything runs.
+``Updater.get_states`` writes the pickle MXNet 1.9.1 writes, and ``Updater.set_states`` reads
+files of either origin without running anything they name (see :mod:`.state_file`).
 """
-import io
-import pickle
-
-import numpy
-import torch
-
 from ..ndarray import NDArray
-from ..ndarray.ndarray import wrap
-from ..ndarray.serialization import save_raw_bytes
-from .. import lr_scheduler as _lr_scheduler
-from .optimizer import Optimizer
+from .state_file import dumps, loads
 
 __all__ = ['Updater', 'get_updater']
-
-_PROTOCOL = 4  # what MXNet's Python 3 writes; readable by every Python 3 MXNet runs on
-
-
-def _subclasses(base):
-    """``base`` and all its subclasses, recursively."""
-    out, todo = [], [base]
-    while todo:
-        klass = todo.pop()
-        out.append(klass)
-        todo.extend(klass.__subclasses__())
-    return out
-
-
-def _mxnet_name(obj):
-    """(module, name) under which real MXNet knows the mxcompat class ``obj``, or None."""
-    if not isinstance(obj, type):
-        return None
-    module = getattr(obj, '__module__', '')
-    if obj is NDArray:
-        return 'mxnet.ndarray.ndarray', 'NDArray'
-    if module == 'mxcompat.optimizer.contrib':
-        return 'mxnet.optimizer.contrib', obj.__name__
-    if module.startswith('mxcompat.optimizer.'):
-        return 'mxnet.optimizer.optimizer', obj.__name__
-    if module == 'mxcompat.lr_scheduler':
-        return 'mxnet.lr_scheduler', obj.__name__
-    return None
-
-
-class _StatePickler(pickle._Pickler):  # the Python pickler: it lets save_global be renamed
-    """Pickles as MXNet does: NDArray -> NDArray(None) + {'handle': raw bytes}, mxcompat
-    classes under MXNet's module names."""
-
-    def reducer_override(self, obj):  # pylint: disable=method-hidden
-        if isinstance(obj, NDArray):
-            return NDArray, (None,), {'handle': bytearray(save_raw_bytes(obj))}
-        return NotImplemented
-
-    def save_global(self, obj, name=None):
-        target = _mxnet_name(obj)
-        if target is None:
-            super().save_global(obj, name)
-            return
-        module, qualname = target
-        self.save(module)
-        self.save(qualname)
-        self.write(pickle.STACK_GLOBAL)
-        self.memoize(obj)
-
-
-def dumps(obj):
-    """Pickle ``obj`` (states, optionally with their optimizer) in MXNet's form."""
-    buf = io.BytesIO()
-    _StatePickler(buf, protocol=_PROTOCOL).dump(obj)
-    return buf.getvalue()
-
-
-def _empty_ndarray(*_):
-    """What ``NDArray(None)`` makes while unpickling; ``__setstate__`` then fills it."""
-    return wrap(torch.empty(0))
-
-
-_SAFE_BUILTINS = frozenset(['bytearray', 'bytes', 'set', 'frozenset', 'complex', 'object', 'int',
-                            'float', 'str', 'list', 'dict', 'tuple', 'bool', 'slice', 'range'])
-_NUMPY_MODULES = ('numpy', 'numpy.core.multiarray', 'numpy._core.multiarray')
-_NUMPY_NAMES = frozenset(['scalar', 'dtype', '_reconstruct', 'ndarray'])
-
-
-def _np_multiarray():
-    core = getattr(numpy, '_core', None)
-    return core.multiarray if core is not None else numpy.core.multiarray
-
-
-def _find_subclass(base, module, name, aliases):
-    """The subclass of ``base`` that a pickle names ``module.name``: mxcompat's own class for
-    MXNet's module names in ``aliases``, else one defined at exactly ``module.name``."""
-    for klass in _subclasses(base):
-        if klass.__qualname__ != name:
-            continue
-        own = getattr(klass, '__module__', '')
-        if own == module or (module in aliases and own.startswith(aliases[module])):
-            return klass
-    return None
-
-
-_OPT_ALIASES = {'mxnet.optimizer.optimizer': 'mxcompat.optimizer.',
-                'mxnet.optimizer.contrib': 'mxcompat.optimizer.',
-                'mxnet.optimizer': 'mxcompat.optimizer.'}
-_SCHED_ALIASES = {'mxnet.lr_scheduler': 'mxcompat.lr_scheduler'}
-
-
-class _StateUnpickler(pickle.Unpickler):
-    """Builds only NDArrays, optimizers, lr schedulers, numpy scalars/arrays and builtins."""
-
-    def find_class(self, module, name):
-        if (module, name) in (('mxnet.ndarray.ndarray', 'NDArray'),
-                              ('mxcompat.ndarray.ndarray', 'NDArray')):
-            return _empty_ndarray
-        if module == 'mxcompat.ndarray.ndarray' and name == '_rebuild':
-            from ..ndarray.ndarray import _rebuild
-            return _rebuild
-        if module == 'builtins' and name in _SAFE_BUILTINS:
-            return getattr(__import__('builtins'), name)
-        if module == 'copyreg' and name == '_reconstructor':
-            import copyreg
-            return copyreg._reconstructor  # pylint: disable=protected-access
-        if module in _NUMPY_MODULES and name in _NUMPY_NAMES:
-            return numpy.dtype if name == 'dtype' else getattr(_np_multiarray(), name)
-        klass = _find_subclass(Optimizer, module, name, _OPT_ALIASES) or \
-            _find_subclass(_lr_scheduler.LRScheduler, module, name, _SCHED_ALIASES)
-        if klass is not None:
-            return klass
-        raise pickle.UnpicklingError(
-            'refusing to load global %s.%s from an optimizer state file: such files may only '
-            'hold NDArrays, optimizers, learning-rate schedulers and plain Python values. '
-            'Register a custom optimizer (mx.optimizer.register) or define the custom '
-            'scheduler before loading.' % (module, name))
-
-
-def loads(data):
-    """Unpickle optimizer states written by MXNet or mxcompat, refusing other objects."""
-    return _StateUnpickler(io.BytesIO(data)).load()
 
 
 def _group_by_dtype(indices, weights, grads):
@@ -225,8 +90,17 @@ class Updater(object):
 
     def set_states(self, states):
         """Sets updater states from bytes written by :meth:`get_states` (of mxcompat or of real
-        MXNet). Only NDArrays, optimizers, schedulers and plain values are accepted."""
-        states = loads(states)
+        MXNet). Only NDArrays, optimizers, schedulers and plain values are accepted; anything
+        else raises MXNetError."""
+        self._set_states_from(states, 'Updater.set_states(states)')
+
+    def _load_states_file(self, fname):
+        """Sets the states from the file ``fname`` (errors name the file)."""
+        with open(fname, 'rb') as f:
+            self._set_states_from(f.read(), fname)
+
+    def _set_states_from(self, data, source):
+        states = loads(data, source)
         if isinstance(states, tuple) and len(states) == 2:
             self.states, self.optimizer = states
         else:

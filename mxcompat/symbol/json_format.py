@@ -14,46 +14,81 @@ from .symbol import Node, Symbol
 __all__ = ['graph_from_json']
 
 
-def graph_from_json(text):
-    """Parse MXNet symbol JSON into output entries [(Node, index)]."""
+MAX_DEPTH = 32
+"""How deeply control-flow subgraphs may nest in a symbol file."""
+MAX_OUTPUTS = 2 ** 16
+"""The most outputs one node of a symbol file may declare (e.g. SliceChannel's num_outputs)."""
+
+
+class _Bad(Exception):
+    """A problem in the JSON; turned into MXNetError naming the source."""
+
+
+def graph_from_json(text, source='JSON string'):
+    """Parse MXNet symbol JSON into output entries [(Node, index)]. Every value is checked
+    (types, node references, operator parameters) before it is used; a bad file raises
+    MXNetError naming ``source``, the node and the problem."""
     try:
         graph = json.loads(text)
+    except RecursionError:
+        raise MXNetError('Failed to parse symbol JSON (%s): nested too deeply' % source) \
+            from None
     except ValueError as err:
-        raise MXNetError('Failed to parse symbol JSON: %s' % err) from None
-    return _graph_from_object(graph)
+        raise MXNetError('Failed to parse symbol JSON (%s): %s' % (source, err)) from None
+    try:
+        return _graph_from_object(graph, 0)
+    except _Bad as err:
+        raise MXNetError('Invalid symbol JSON (%s): %s' % (source, err)) from None
 
 
-def _graph_from_object(graph):
-    if not isinstance(graph, dict) or not isinstance(graph.get('nodes'), list):
-        raise MXNetError('Symbol JSON must be an object with a "nodes" list')
+def _is_int(v):
+    return type(v) is int
+
+
+def _entry(entry, nodes, what):
+    """The (Node, output index) of an input or head entry [node, index(, version)]."""
+    if type(entry) is not list or len(entry) not in (2, 3) or \
+            not all(_is_int(v) for v in entry):
+        raise _Bad('%s: bad entry %.100r (expected [node, output, version] integers)'
+                   % (what, entry))
+    src, idx = entry[0], entry[1]
+    if not 0 <= src < len(nodes):
+        raise _Bad('%s refers to node %d, which does not precede it' % (what, src))
+    node = nodes[src]
+    if not 0 <= idx < node.num_outputs():
+        raise _Bad('%s refers to output %d of node %d ("%s"), which has %d outputs'
+                   % (what, idx, src, node.name, node.num_outputs()))
+    return node, idx
+
+
+def _graph_from_object(graph, depth):
+    if depth > MAX_DEPTH:
+        raise _Bad('subgraphs nest deeper than %d levels' % MAX_DEPTH)
+    if type(graph) is not dict or type(graph.get('nodes')) is not list:
+        raise _Bad('a graph must be an object with a "nodes" list')
     jnodes = graph['nodes']
-    unknown = sorted({n.get('op') for n in jnodes if isinstance(n, dict) and
-                      n.get('op') not in (None, 'null', 'Custom') and
-                      n.get('op') not in registry.all_ops()})
+    for i, jn in enumerate(jnodes):
+        if type(jn) is not dict or type(jn.get('name')) is not str or \
+                type(jn.get('op')) is not str:
+            raise _Bad('node %d must be an object with string "op" and "name"' % i)
+    unknown = sorted({n['op'] for n in jnodes if n['op'] not in ('null', 'Custom') and
+                      n['op'] not in registry.all_ops()})
     if unknown:
         raise MXNetError('Symbol JSON uses operators that mxcompat does not know: %s'
                          % ', '.join(unknown))
     nodes = []
     for i, jn in enumerate(jnodes):
-        if not isinstance(jn, dict) or 'name' not in jn or 'op' not in jn:
-            raise MXNetError('Symbol JSON node %d must have "op" and "name"' % i)
+        what = 'node %d ("%s")' % (i, jn['name'][:100])
         attrs = {}
         for key in ('param', 'attr', 'attrs'):
             part = jn.get(key) or {}
-            if not isinstance(part, dict):
-                raise MXNetError('Symbol JSON node %d ("%s"): "%s" must be an object'
-                                 % (i, jn['name'], key))
-            attrs.update({str(k): str(v) for k, v in part.items()})
-        inputs = []
-        for entry in jn.get('inputs', []):
-            if not isinstance(entry, list) or len(entry) not in (2, 3):
-                raise MXNetError('Symbol JSON node %d ("%s"): bad input entry %r'
-                                 % (i, jn['name'], entry))
-            src, idx = entry[0], entry[1]
-            if not isinstance(src, int) or not 0 <= src < i:
-                raise MXNetError('Symbol JSON node %d ("%s"): input refers to node %r, which '
-                                 'does not precede it' % (i, jn['name'], src))
-            inputs.append((nodes[src], int(idx)))
+            if type(part) is not dict or not all(type(v) is str for v in part.values()):
+                raise _Bad('%s: "%s" must be an object of strings' % (what, key))
+            attrs.update(part)
+        jinputs = jn.get('inputs', [])
+        if type(jinputs) is not list:
+            raise _Bad('%s: "inputs" must be a list' % what)
+        inputs = [_entry(e, nodes, '%s input %d' % (what, k)) for k, e in enumerate(jinputs)]
         if jn['op'] == 'null':
             op = None
         elif jn['op'] == 'Custom':  # each custom operator has its own inputs and parameters
@@ -62,30 +97,64 @@ def _graph_from_object(graph):
         else:
             op = registry.get(jn['op'])
         node = Node(op, jn['name'], attrs, inputs)
-        if jn.get('subgraphs'):  # the graphs a control-flow operator runs
-            node.subgraphs = [Symbol(_graph_from_object(g)) for g in jn['subgraphs']]
+        subgraphs = jn.get('subgraphs')
+        if subgraphs:  # the graphs a control-flow operator runs
+            if type(subgraphs) is not list:
+                raise _Bad('%s: "subgraphs" must be a list' % what)
+            node.subgraphs = [Symbol(_graph_from_object(g, depth + 1)) for g in subgraphs]
         if op is not None:
-            try:
-                node.params
-            except MXNetError as err:
-                raise MXNetError('Symbol JSON node "%s": %s' % (jn['name'], err)) from None
-            _add_missing_inputs(node)
+            _check_operator(node, len(inputs), what)
+        else:
+            _check_variable(node, what)
         nodes.append(node)
     heads = graph.get('heads')
     if heads is None:
         heads = [[len(nodes) - 1, 0]]
-    out = []
-    for h in heads:
-        if not isinstance(h, list) or len(h) < 2 or not 0 <= h[0] < len(nodes):
-            raise MXNetError('Symbol JSON: bad head entry %r' % (h,))
-        out.append((nodes[h[0]], int(h[1])))
-    return out
+    if type(heads) is not list or not heads:
+        raise _Bad('"heads" must be a non-empty list')
+    return [_entry(h, nodes, 'head %d' % k) for k, h in enumerate(heads)]
+
+
+def _check_variable(node, what):
+    """A variable's shape and dtype attributes parse as inference will parse them."""
+    from .inference import _var_shape, _var_dtype
+    try:
+        shape = _var_shape(node)
+        _var_dtype(node)
+    except (ValueError, TypeError, KeyError, SyntaxError, MXNetError) as err:
+        raise _Bad('%s: invalid __shape__ or __dtype__ attribute: %s' % (what, err)) from None
+    if shape is not None and any(d < -1 for d in shape):
+        raise _Bad('%s: invalid __shape__ %s' % (what, shape))
+
+
+def _check_operator(node, num_inputs, what):
+    """Operator parameters converted by the operator table (types and ranges), and counts of
+    inputs and outputs that agree with them."""
+    op = node.op
+    try:
+        params = node.params
+    except MXNetError as err:
+        raise _Bad('%s: %s' % (what, err)) from None
+    key = op.key_var_num_args
+    count = params.get(key) if key else None
+    if count is not None:
+        # a variadic operator's inputs are exactly its count; a control-flow operator also
+        # counts its subgraphs
+        exact = op.input_rule is None
+        if count < 0 or count > num_inputs + len(node.subgraphs) or \
+                (exact and count != num_inputs):
+            raise _Bad('%s: %s=%d but the node has %d inputs' % (what, key, count, num_inputs))
+    if not op.variadic:
+        _add_missing_inputs(node)
+    outputs = node.num_outputs()
+    if not 0 < outputs <= MAX_OUTPUTS:
+        raise _Bad('%s declares %d outputs (at most %d)' % (what, outputs, MAX_OUTPUTS))
 
 
 def _add_missing_inputs(node):
     """Files from before MXNet 0.9 omit auxiliary-state variables: create them."""
     names = node.op.list_inputs(node.params)
-    if node.op.variadic or len(node.inputs) >= len(names):
+    if len(node.inputs) >= len(names):
         return
     for iname in names[len(node.inputs):]:
         attrs = {}

@@ -931,8 +931,15 @@ def load(fname):
     """
     if not isinstance(fname, string_types):
         raise TypeError('fname required to be string')
-    with open(fname, 'r') as f:
-        return load_json(f.read())
+    from .json_format import graph_from_json
+    with open(fname, 'rb') as f:
+        data = f.read()
+    try:
+        text = data.decode('utf-8')
+    except UnicodeDecodeError as err:
+        raise MXNetError('Invalid symbol JSON (%s): not UTF-8 text (%s)' % (fname, err)) \
+            from None
+    return Symbol(graph_from_json(text, fname))
 
 
 def load_json(json_str):
