@@ -240,10 +240,15 @@ def _np_frombuffer(buf, dt, shape, order='C'):
     return numpy.frombuffer(bytes(buf), dtype=dt).reshape(shape, order=order).copy()
 
 
-def _rebuild_ndarray(a):
-    """mxcompat's own NDArray pickle: ``_rebuild(numpy array)``."""
+def _rebuild_ndarray(a, device_type='cpu', device_id=0):
+    """mxcompat's own NDArray pickle: ``_rebuild(numpy array[, device type, device id])``.
+    The array is rebuilt in host memory: the updater places states with their weights."""
     if type(a) is not numpy.ndarray:
         raise _Bad('NDArray data must be a numpy array, not %s' % type(a).__name__)
+    if device_type not in ('cpu', 'gpu') or type(device_id) is not int or \
+            not 0 <= device_id < 1 << 16:
+        raise _Bad('NDArray context must be a device type and id, not %r, %r'
+                   % (device_type, device_id))
     _numeric_dtype(a.dtype, 'NDArray data')
     return wrap(torch.from_numpy(numpy.array(a, copy=True)))
 
