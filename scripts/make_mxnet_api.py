@@ -7,7 +7,8 @@ Run under an interpreter that has real MXNet (never mxcompat):
 Every module of the ``mxnet`` package (``pkgutil.walk_packages``) is imported; those that fail
 to import here (a missing optional dependency) are listed with the error. Then, for each
 module, the names it defines are recorded: every attribute but dunder names, modules outside
-``mxnet`` and classes or functions imported from other packages (``os``, ``np.float32``, ``ctypes.c_int``).
+``mxnet`` (``os``, ``np``) and classes or functions imported from other packages under their
+own names (``from numpy import float32``).
 Attributes that are MXNet modules (``mx.nd``, ``mx.contrib.quantization``) are recorded with
 the module they name. The registered operators come from
 ``mx.operator.get_all_registered_operators()``. mxcompat reads the file in
@@ -31,11 +32,13 @@ def _is_mxnet(name):
     return name == 'mxnet' or name.startswith('mxnet.')
 
 
-def _foreign(obj):
-    """Whether a class or function comes from another package (its ``__module__`` is an
-    imported non-MXNet package; MXNet's generated operators carry 'ndarray' or 'symbol')."""
+def _imported(name, obj):
+    """Whether the class or function ``obj`` is imported from another package under its own
+    name (``from numpy import float32``). Its ``__module__`` is an imported non-MXNet package
+    (MXNet's generated operators carry 'ndarray' or 'symbol'); an alias MXNet defines
+    (``mx_uint = ctypes.c_uint``) is MXNet's name."""
     root = (getattr(obj, '__module__', None) or 'mxnet').partition('.')[0]
-    return root != 'mxnet' and root in sys.modules
+    return root != 'mxnet' and root in sys.modules and getattr(obj, '__name__', None) == name
 
 
 def _surface(mod):
@@ -53,7 +56,7 @@ def _surface(mod):
             if not _is_mxnet(value.__name__):
                 continue
             submodules[name] = value.__name__
-        elif (inspect.isclass(value) or inspect.isroutine(value)) and _foreign(value):
+        elif (inspect.isclass(value) or inspect.isroutine(value)) and _imported(name, value):
             continue
         names.append(name)
     return names, submodules

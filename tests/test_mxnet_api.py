@@ -61,6 +61,12 @@ def test_attribute_of_mxnet_raises_not_implemented(expr, api):
     assert getattr(owner, name, 'default') == 'default'
 
 
+def test_module_aliases_of_mxnet_resolve():
+    # MXNet binds some modules under a second name (mx.rnd is mx.random)
+    assert mxnet_api.lookup('mxnet', 'rnd') == 'mxnet.random'
+    assert mx.rnd is mx.random
+
+
 def test_names_mxnet_lacks_stay_attribute_errors():
     for owner, name in ((mx, 'no_such_name'), (mx.gluon, 'metric'), (mx.sym, 'array'),
                         (mx.np, 'no_such_name'), (mx, '__wrapped__')):

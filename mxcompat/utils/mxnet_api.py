@@ -124,11 +124,14 @@ def _missing(module, name):
     if not (name.startswith('__') and name.endswith('__')):  # copy, pickle, inspect probes
         mx = mxnet_name(module.__name__)
         found = lookup(mx, name)
-        if isinstance(found, str):  # an MXNet module: mxcompat's, when not imported yet
+        if isinstance(found, str):  # an MXNet module (mx.rnd is mx.random): mxcompat's one
             try:
-                return importlib.import_module(PACKAGE + found[len('mxnet'):])
+                value = importlib.import_module(PACKAGE + found[len('mxnet'):])
             except UnsupportedModuleError:
                 pass
+            else:
+                setattr(module, name, value)
+                return value
         if found is not None:
             api = '%s.%s' % (mx, name)
             if _import_from():
