@@ -111,8 +111,9 @@ def missing_operator(name):
 
 
 def _import_from():
-    """Whether the caller of the module ``__getattr__`` (two frames up) executes
-    ``from module import name``, which turns any AttributeError into a plain ImportError."""
+    """Whether the code that looked the name up (the caller of the module ``__getattr__``)
+    executes ``from module import name``, which turns any AttributeError into a plain
+    ImportError."""
     import opcode
     frame = sys._getframe(3)
     return frame.f_lasti >= 0 and frame.f_code.co_code[frame.f_lasti] == \
