@@ -17,6 +17,7 @@ import pytest
 
 import mxcompat as mx
 from mxcompat.tools import scan as scanmod
+from mxcompat.utils import mxnet_api
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -125,9 +126,10 @@ def test_F_in_hybrid_forward_needs_both_nd_and_sym(tmp_path, resolver):
     assert u[('c.py', 6, 'F.contrib.box_nms')] == ('supported', 'F')
     assert u[('c.py', 6, 'F.contrib.box_nms(overlap_thresh=)')] == ('supported', 'keyword')
     assert u[('c.py', 7, 'F.np.zeros')] == ('unsupported', 'F')
-    # mx.nd.array exists, mx.sym.array does not: hybridized code would fail
+    # mx.nd.array exists, mx.sym.array does not, in MXNet 1.9.1 either: hybridized code fails
     assert hasattr(mx.nd, 'array') and not hasattr(mx.sym, 'array')
-    assert u[('c.py', 8, 'F.array')] == ('unsupported', 'F')
+    assert mxnet_api.lookup('mxnet.symbol', 'array') is None
+    assert u[('c.py', 8, 'F.array')] == ('not_in_mxnet', 'F')
     assert u[('c.py', 11, 'F.broadcast_add')] == ('supported', 'F')
     assert not any(k[1] == 14 for k in u)
     assert _entry(rep, 'F.relu')['module'] == 'F (hybrid_forward)'
@@ -220,6 +222,9 @@ def test_unsupported_names_carry_mxcompat_message(tmp_path, resolver):
         np.zeros
         mx.base._LIB
         mx.nd.contrib.quantized_conv
+        import mxnet.contrib.svrg_optimization
+        mx.nd.no_such_operator
+        from mxnet.gluon.metric import EvalMetric
         '''}, resolver)
     for api in ('mxnet.ndarray.cast_storage', 'mxnet.ndarray.sparse.csr_matrix',
                 'mxnet.numpy.zeros', 'mxnet.ndarray.contrib.quantized_conv'):
@@ -230,9 +235,19 @@ def test_unsupported_names_carry_mxcompat_message(tmp_path, resolver):
     key = 'nd:cast_storage'
     assert mx.ndarray.unsupported.UNSUPPORTED[key] in _entry(
         rep, 'mxnet.ndarray.cast_storage')['reason']
-    e = _entry(rep, 'mxnet.base._LIB')
-    assert (e['status'], e['raises']) == ('unsupported', 'AttributeError')
+    # names of MXNet 1.9.1 that mxcompat does not define: its modules raise NotImplementedError
+    for api in ('mxnet.base._LIB', 'mxnet.contrib.svrg_optimization'):
+        e = _entry(rep, api)
+        assert (e['status'], e['raises']) == ('unsupported', 'NotImplementedError'), api
+        assert e['reason'] == mxnet_api.message(api)
+    with pytest.raises(NotImplementedError, match='mxnet.base._LIB'):
+        mx.base._LIB
     assert not hasattr(mx.base, '_LIB')
+    # names MXNet 1.9.1 does not have either (mx.gluon.metric is MXNet 2's)
+    for api in ('mxnet.ndarray.no_such_operator', 'mxnet.gluon.metric.EvalMetric'):
+        e = _entry(rep, api)
+        assert (e['status'], e['raises']) == ('not_in_mxnet', 'AttributeError'), api
+        assert 'not an MXNet 1.9.1 API' in e['reason']
 
 
 def test_documented_differences(tmp_path, resolver):
@@ -335,10 +350,11 @@ def test_json_matches_schema_and_totals(tmp_path, resolver):
     t = rep['totals']
     assert (t['supported']['uses'], t['difference']['uses'], t['unsupported']['uses']) == \
         (4, 1, 1)
+    assert t['not_in_mxnet']['uses'] == 0
     assert t['uses'] == sum(m['uses'] for m in rep['modules']) == 6
     assert [e['status'] for e in rep['apis']] == sorted(
         (e['status'] for e in rep['apis']),
-        key=['unsupported', 'difference', 'supported'].index)
+        key=['unsupported', 'not_in_mxnet', 'difference', 'supported'].index)
 
 
 def test_cli_outputs_and_exit_status(tmp_path, monkeypatch, capsys):

@@ -5,10 +5,11 @@ tests/fixtures/scan/sample_uses.json holds uses found in those trees and checked
 against their source lines (file, line, API, status); in_mxnet.json says which of those APIs
 real MXNet 1.9.1 has (scripts/fixture_writers/scan.py). The default run checks the sample
 against mxcompat itself: every API marked supported resolves (imported or looked up here,
-independently of the scanner), every API marked unsupported fails as the report says, with
-NotImplementedError naming the API where mxcompat declares it unsupported. With the trees at
-hand, the scan must reproduce every sampled use, and the same checks run on every API of the
-full reports:
+independently of the scanner); every API marked unsupported is one of MXNet 1.9.1 and fails as
+the report says, with NotImplementedError naming the API unless it is an attribute read on
+self or a keyword argument; every API marked not_in_mxnet is missing from MXNet 1.9.1 too and
+fails with a plain AttributeError / ImportError / MXNetError. With the trees at hand, the scan
+must reproduce every sampled use, and the same checks run on every API of the full reports:
 
     git -C mxnet.git archive 1.9.1 example python/mxnet/gluon/model_zoo | tar -x -C /tmp/mx191
     git -C gluon-cv.git archive v0.10.0 gluoncv | tar -x -C /tmp/gcv
@@ -35,11 +36,14 @@ TREES = {'mxnet-1.9.1': ('MXCOMPAT_SCAN_MXNET', ['example', 'python/mxnet/gluon/
 
 def _lookup(parts, root=mx):
     """The mxcompat object at ``parts`` (after 'mxnet'), importing submodules as needed;
-    raises AttributeError / ImportError when there is none."""
+    raises AttributeError / ImportError when there is none (NotImplementedError, also an
+    AttributeError, for a name of MXNet 1.9.1 mxcompat lacks)."""
     obj = root
     for p in parts:
         try:
             obj = getattr(obj, p)
+        except NotImplementedError:  # an MXNet name mxcompat lacks
+            raise
         except AttributeError:
             if not inspect.ismodule(obj):
                 raise
@@ -91,6 +95,15 @@ def _check_supported(api):
                 assert kw in op.params, api
 
 
+def _names_api(api, msg):
+    """Whether the NotImplementedError message ``msg`` names ``api``: its last name, or the
+    MXNet module on its path that mxcompat lacks ('mxnet.library' for mxnet.library.load)."""
+    parts = api.split('(')[0].split('.')
+    name = parts[-1].replace('op:', '').lstrip('_').replace('contrib_', '')
+    return name in msg or any(msg.startswith('.'.join(parts[:k]) + ' ')
+                              for k in range(2, len(parts)))
+
+
 def _check_unsupported(entry):
     api, raises = entry['api'], entry['raises']
     name = api.split('(')[0].rpartition('.')[2].replace('op:', '')
@@ -98,7 +111,7 @@ def _check_unsupported(entry):
         with pytest.raises(NotImplementedError) as err:
             for target in _targets(api):
                 target()
-        assert name.lstrip('_').replace('contrib_', '') in str(err.value), (api, err.value)
+        assert _names_api(api, str(err.value)), (api, err.value)
     elif raises == 'AttributeError':
         with pytest.raises((AttributeError, ImportError)):
             _targets(api)
@@ -116,6 +129,13 @@ def _check_unsupported(entry):
                     target(**{kw: 1})
 
 
+def _check_not_in_mxnet(entry):
+    """A name neither MXNet 1.9.1 nor mxcompat has: the plain error of a missing name."""
+    with pytest.raises((AttributeError, ImportError, MXNetError)) as err:
+        _targets(entry['api'])
+    assert not isinstance(err.value, NotImplementedError), (entry['api'], err.value)
+
+
 def _entry(api, status, raises=None):
     return {'api': api, 'status': status, 'raises': raises}
 
@@ -124,7 +144,8 @@ def test_sample_is_large_and_covers_every_rule():
     assert len(SAMPLE) >= 50
     assert {u['kind'] for u in SAMPLE} == {'import', 'attribute', 'name', 'F', 'subclass',
                                            'override', 'inherited', 'keyword', 'symbol-json'}
-    assert {u['status'] for u in SAMPLE} == {'supported', 'difference', 'unsupported'}
+    assert {u['status'] for u in SAMPLE} == {'supported', 'difference', 'unsupported',
+                                             'not_in_mxnet'}
     assert {u['tree'] for u in SAMPLE} == set(TREES)
     assert any('cell' in u for u in SAMPLE)
     assert any('model_zoo' in u['file'] and u['tree'] == 'mxnet-1.9.1' for u in SAMPLE)
@@ -132,7 +153,7 @@ def test_sample_is_large_and_covers_every_rule():
 
 def test_sample_supported_apis_resolve_in_mxcompat_and_exist_in_mxnet():
     for u in SAMPLE:
-        if u['status'] != 'unsupported':
+        if u['status'] in ('supported', 'difference'):
             _check_supported(u['api'])
             # real MXNet 1.9.1 has it too (null: an attribute only instances have)
             assert IN_MXNET[u['api']] in (True, None), u['api']
@@ -141,9 +162,17 @@ def test_sample_supported_apis_resolve_in_mxcompat_and_exist_in_mxnet():
 def test_sample_unsupported_apis_fail_as_reported():
     resolver = scanmod.Resolver()
     for u in SAMPLE:
-        if u['status'] == 'unsupported':
+        if u['status'] in ('unsupported', 'not_in_mxnet'):
             api, _, status, _, raises = resolver.resolve(u['api'], u['kind'])
-            assert (api, status) == (u['api'], 'unsupported'), u
+            assert (api, status) == (u['api'], u['status']), u
+            if status == 'not_in_mxnet':  # real MXNet 1.9.1 lacks it too
+                assert IN_MXNET[api] is False, api
+                _check_not_in_mxnet(_entry(api, status, raises))
+                continue
+            # an MXNet 1.9.1 API (null: an attribute only instances have)
+            assert IN_MXNET[api] in (True, None), api
+            if u['kind'] not in ('inherited', 'keyword'):
+                assert raises == 'NotImplementedError', u
             _check_unsupported(_entry(api, status, raises))
 
 
@@ -176,5 +205,7 @@ def test_scan_of_real_tree(tree):
     for e in rep['apis']:
         if e['status'] == 'unsupported':
             _check_unsupported(e)
+        elif e['status'] == 'not_in_mxnet':
+            _check_not_in_mxnet(e)
         else:
             _check_supported(e['api'])

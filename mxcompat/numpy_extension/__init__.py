@@ -1,12 +1,6 @@
 """``mx.npx``: MXNet's NumPy-extension interface is not supported by mxcompat.
 
-Using any of its names raises NotImplementedError naming it; ``set_np``/``reset_np`` report
-that NumPy semantics are unavailable.
+Using any name MXNet 1.9.1's ``mx.npx`` has raises NotImplementedError naming it
+(``mxcompat/utils/mxnet_api.py``); use ``mx.nd``.
 """
 
-
-def __getattr__(name):
-    if name.startswith('__'):
-        raise AttributeError(name)
-    raise NotImplementedError('mx.npx.%s: the mx.npx (NumPy-extension) interface is not '
-                              'supported by mxcompat; use mx.nd' % name)

@@ -16,6 +16,7 @@ import inspect
 
 from ..base import (REQUIRED, to_int, to_float, to_bool, to_str, to_shape, to_float_tuple,
                     to_dtype, to_any, optional, MXNetError)
+from ..utils.mxnet_api import missing_operator
 
 __all__ = ['OpDef', 'register', 'get', 'all_ops', 'REQUIRED', 'Int', 'Float', 'Bool', 'Str',
            'Shape', 'FloatTuple', 'DType', 'Any', 'Opt', 'AtLeast']
@@ -327,11 +328,12 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
 
 
 def get(name):
-    """The OpDef registered under ``name`` (or an alias); MXNetError if there is none."""
+    """The OpDef registered under ``name`` (or an alias); MXNetError if there is none
+    (UnsupportedOperatorError, a NotImplementedError too, for an operator of MXNet 1.9.1)."""
     try:
         return _OPS[name]
     except KeyError:
-        raise MXNetError('Operator %s is not registered' % name) from None
+        raise missing_operator(name) from None
 
 
 def all_ops():

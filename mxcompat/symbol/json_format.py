@@ -9,6 +9,7 @@ import json
 
 from ..base import MXNetError
 from ..ops import custom, registry
+from ..utils.mxnet_api import MXNET_VERSION, UnsupportedOperatorError, is_operator
 from .symbol import Node, Symbol
 
 __all__ = ['graph_from_json']
@@ -74,8 +75,13 @@ def _graph_from_object(graph, depth):
     unknown = sorted({n['op'] for n in jnodes if n['op'] not in ('null', 'Custom') and
                       n['op'] not in registry.all_ops()})
     if unknown:
-        raise MXNetError('Symbol JSON uses operators that mxcompat does not know: %s'
-                         % ', '.join(unknown))
+        msg = 'Symbol JSON uses operators that mxcompat does not know: %s' % ', '.join(unknown)
+        of_mxnet = [op for op in unknown if is_operator(op)]
+        if of_mxnet:
+            raise UnsupportedOperatorError('%s (%s: operators of MXNet %s that mxcompat does not '
+                                           'implement)' % (msg, ', '.join(of_mxnet),
+                                                           MXNET_VERSION))
+        raise MXNetError(msg)
     nodes = []
     for i, jn in enumerate(jnodes):
         what = 'node %d ("%s")' % (i, jn['name'][:100])

@@ -18,9 +18,12 @@ Each API is resolved against mxcompat itself: the name is looked up in the mxcom
 (importing mxcompat's modules, never the scanned code), operators in the operator table
 (``mxcompat/ops/registry.py``), keyword arguments against the operator's parameters or the
 callable's signature. A name mxcompat defines as a stub raising NotImplementedError (the
-names of ``mxcompat/ndarray/unsupported.py``, ``mx.np``, sparse storage, ...) is unsupported
-with the message mxcompat raises; a name mxcompat does not define is unsupported too.
-``mxcompat/differences.py`` lists the supported APIs with a documented difference.
+names of ``mxcompat/ndarray/unsupported.py``, sparse storage, ...) is unsupported with the
+message mxcompat raises; so is a name of MXNet 1.9.1 that mxcompat does not define (its
+modules raise NotImplementedError naming it: ``mxcompat/utils/mxnet_api.py``). A name that
+neither mxcompat nor MXNet 1.9.1 defines (code for another MXNet version, a typo, an operator
+of a plugin) is reported as not an MXNet 1.9.1 API. ``mxcompat/differences.py`` lists the
+supported APIs with a documented difference.
 
 The JSON report follows ``mxcompat/tools/scan_schema.json``.
 """
@@ -37,13 +40,17 @@ import types
 import warnings
 from collections import Counter, defaultdict
 
+from ..utils.mxnet_api import MXNET_VERSION, is_operator, missing_operator
+
 __all__ = ['scan', 'Resolver', 'report', 'format_text', 'format_html', 'add_arguments', 'run',
-           'SUPPORTED', 'DIFFERENCE', 'UNSUPPORTED']
+           'SUPPORTED', 'DIFFERENCE', 'UNSUPPORTED', 'NOT_IN_MXNET']
 
 SUPPORTED = 'supported'
 DIFFERENCE = 'difference'
 UNSUPPORTED = 'unsupported'
-_ORDER = {UNSUPPORTED: 0, DIFFERENCE: 1, SUPPORTED: 2}
+NOT_IN_MXNET = 'not_in_mxnet'
+STATUSES = (UNSUPPORTED, NOT_IN_MXNET, DIFFERENCE, SUPPORTED)
+_ORDER = {s: i for i, s in enumerate(STATUSES)}
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'scan_schema.json')
 
 _SKIP_DIRS = frozenset(('__pycache__', 'node_modules', '.git', '.hg', '.svn', '.tox',
@@ -483,7 +490,10 @@ class Resolver:
     def _lookup(self, parts):
         """Walk ``parts`` (after 'mxnet') from the mxcompat package. Returns
         ``(obj, canonical mxcompat path, module path, None)`` or, when a name is missing or
-        its lookup raises, ``(None, path so far, module path, (raises, reason))``."""
+        its lookup raises, ``(None, path so far, module path, (status, raises, reason))``:
+        unsupported for a name of MXNet 1.9.1 (mxcompat's modules raise NotImplementedError
+        for those they lack) or an attribute an mxcompat class lacks, not in MXNet for a name
+        no module of either defines."""
         obj = self.root
         mod = 'mxcompat'
         path = 'mxcompat'
@@ -491,23 +501,31 @@ class Resolver:
             try:
                 nxt = getattr(obj, p)
             except NotImplementedError as err:
-                return None, '.'.join([path] + parts[i:]), mod, ('NotImplementedError',
-                                                                 str(err))
+                return None, '.'.join([path] + parts[i:]), mod, (
+                    UNSUPPORTED, 'NotImplementedError', str(err))
             except AttributeError:
                 nxt = None
                 if isinstance(obj, types.ModuleType):
                     try:
                         nxt = importlib.import_module(obj.__name__ + '.' + p)
+                    except NotImplementedError as err:
+                        return None, '.'.join([path] + parts[i:]), mod, (
+                            UNSUPPORTED, 'NotImplementedError', str(err))
                     except ImportError:
                         nxt = None
                 if nxt is None:
                     if isinstance(obj, type) and p in self._instance_attrs(obj) \
                             and i == len(parts) - 1:
                         return True, path + '.' + p, mod, None
-                    what = 'module' if isinstance(obj, types.ModuleType) else 'attribute'
+                    if isinstance(obj, types.ModuleType):
+                        return None, '.'.join([path] + parts[i:]), mod, (
+                            NOT_IN_MXNET, 'AttributeError',
+                            'not an MXNet %s API: neither MXNet %s nor mxcompat defines %r in '
+                            'module %s' % (MXNET_VERSION, MXNET_VERSION, p, _mx(path)))
                     return None, '.'.join([path] + parts[i:]), mod, (
-                        'AttributeError', 'not defined by mxcompat (%s %s has no attribute %r)'
-                        % (what, _mx(path), p))
+                        UNSUPPORTED, 'AttributeError',
+                        'not defined by mxcompat (attribute %s has no attribute %r)'
+                        % (_mx(path), p))
             if isinstance(nxt, types.ModuleType):
                 mod = path = nxt.__name__
             else:
@@ -632,8 +650,8 @@ class Resolver:
         obj, path, mod, err = self._lookup(parts)
         api, module = _mx(path), _mx(mod)
         if err is not None:
-            raises, reason = err
-            return None if kw else (api, module, UNSUPPORTED, reason, raises)
+            status, raises, reason = err
+            return None if kw else (api, module, status, reason, raises)
         status = self._status(obj, path, kind)
         if kw is None:
             return (api, module) + status
@@ -659,8 +677,15 @@ class Resolver:
         api = 'op:' + name
         op = self.ops.get(name)
         if op is None:
-            return None if kw else (api, 'symbol JSON', UNSUPPORTED,
-                    "operator %s is not in mxcompat's operator table" % name, 'MXNetError')
+            if kw:
+                return None
+            if is_operator(name):  # registry.get raises UnsupportedOperatorError
+                return (api, 'symbol JSON', UNSUPPORTED, str(missing_operator(name)),
+                        'NotImplementedError')
+            return (api, 'symbol JSON', NOT_IN_MXNET,
+                    'not an MXNet %s operator: registered neither by MXNet %s nor by mxcompat '
+                    '(an operator of a plugin or of another MXNet version)'
+                    % (MXNET_VERSION, MXNET_VERSION), 'MXNetError')
         msg = self._stub(op.fn)
         if msg is not None:
             return None if kw else (api, 'symbol JSON', UNSUPPORTED, msg, 'NotImplementedError')
@@ -820,9 +845,8 @@ def report(uses, resolver, paths, nfiles, nlines, errors, seconds):
             loc['cell'] = cell
         entry['locations'].append(loc)
     rows = sorted(apis.values(), key=lambda e: (_ORDER[e['status']], -e['count'], e['api']))
-    modules = defaultdict(lambda: {SUPPORTED: 0, DIFFERENCE: 0, UNSUPPORTED: 0, 'apis': 0,
-                                   'uses': 0})
-    totals = {s: {'apis': 0, 'uses': 0} for s in (SUPPORTED, DIFFERENCE, UNSUPPORTED)}
+    modules = defaultdict(lambda: dict({s: 0 for s in STATUSES}, apis=0, uses=0))
+    totals = {s: {'apis': 0, 'uses': 0} for s in STATUSES}
     for e in rows:
         e['kinds'] = dict(sorted(e['kinds'].items()))
         m = modules[e['module']]
@@ -833,7 +857,7 @@ def report(uses, resolver, paths, nfiles, nlines, errors, seconds):
         totals[e['status']]['uses'] += e['count']
     from .. import __version__
     return {
-        'schema_version': 1,
+        'schema_version': 2,
         'mxcompat_api_version': __version__,
         'paths': list(paths),
         'files': nfiles,
@@ -855,24 +879,35 @@ def _where(loc):
     return '%s:%d' % (loc['file'], loc['line'])
 
 
+# status -> (summary phrase, section title, module table column)
+_TITLES = {
+    SUPPORTED: ('supported', 'Supported', 'supported'),
+    DIFFERENCE: ('with a documented difference', 'Supported with a documented difference',
+                 'difference'),
+    UNSUPPORTED: ('unsupported', 'Unsupported', 'unsupported'),
+    NOT_IN_MXNET: ('not MXNet 1.9.1 APIs', 'Not MXNet 1.9.1 APIs (defined neither by MXNet '
+                   '1.9.1 nor by mxcompat: code for another version, a typo, a plugin)',
+                   'not in MXNet'),
+}
+_SHOWN = (SUPPORTED, DIFFERENCE, UNSUPPORTED, NOT_IN_MXNET)  # summary and table order
+
+
 def format_text(rep, max_locations=5):
     """The terminal summary of a report."""
     t = rep['totals']
     out = ['mxcompat scan: %d files, %d lines, %.2f s' % (rep['files'], rep['lines'],
                                                           rep['seconds']),
-           '%d uses of %d MXNet APIs: %d supported (%d APIs), %d with a documented difference '
-           '(%d APIs), %d unsupported (%d APIs)'
-           % (t['uses'], t['apis'], t[SUPPORTED]['uses'], t[SUPPORTED]['apis'],
-              t[DIFFERENCE]['uses'], t[DIFFERENCE]['apis'], t[UNSUPPORTED]['uses'],
-              t[UNSUPPORTED]['apis']), '']
+           '%d uses of %d MXNet APIs: %s' % (t['uses'], t['apis'], ', '.join(
+               '%d %s (%d APIs)' % (t[s]['uses'], _TITLES[s][0], t[s]['apis'])
+               for s in _SHOWN)), '']
     width = max([len(m['module']) for m in rep['modules']] + [6])
-    out.append('%-*s %7s %9s %10s %11s' % (width, 'module', 'uses', 'supported', 'difference',
-                                           'unsupported'))
+    out.append('%-*s %7s ' % (width, 'module', 'uses') + ' '.join(
+        '%12s' % _TITLES[s][2] for s in _SHOWN))
     for m in rep['modules']:
-        out.append('%-*s %7d %9d %10d %11d' % (width, m['module'], m['uses'], m[SUPPORTED],
-                                               m[DIFFERENCE], m[UNSUPPORTED]))
-    for status, title in ((UNSUPPORTED, 'Unsupported'),
-                          (DIFFERENCE, 'Supported with a documented difference')):
+        out.append('%-*s %7d ' % (width, m['module'], m['uses']) + ' '.join(
+            '%12d' % m[s] for s in _SHOWN))
+    for status in (UNSUPPORTED, NOT_IN_MXNET, DIFFERENCE):
+        title = _TITLES[status][1]
         rows = [e for e in rep['apis'] if e['status'] == status]
         if not rows:
             continue
@@ -895,14 +930,15 @@ h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:1.6em;border-bottom:1px soli
 .cards{display:flex;gap:1em;flex-wrap:wrap}
 .card{border-radius:8px;padding:.8em 1.2em;min-width:11em}.card b{display:block;font-size:1.8em}
 .unsupported{background:#fde2e1}.difference{background:#fff2cc}
-.supported{background:#dff3e3}.total{background:#e8eef9}
+.supported{background:#dff3e3}.not_in_mxnet{background:#ececec}.total{background:#e8eef9}
 table{border-collapse:collapse;width:100%}td,th{padding:.25em .6em;border-bottom:1px solid #eee;
 text-align:left;vertical-align:top}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 code{font:13px ui-monospace,Menlo,Consolas,monospace}
 .tag{border-radius:4px;padding:0 .4em;font-size:.85em;white-space:nowrap}
 details summary{cursor:pointer}details ul{margin:.3em 0 .6em;columns:2;font-size:.9em}
 .bar{display:flex;height:10px;border-radius:5px;overflow:hidden;min-width:8em}
-.bar span.s{background:#4caf50}.bar span.d{background:#f0b400}.bar span.u{background:#e5534b}
+.bar span.supported{background:#4caf50}.bar span.difference{background:#f0b400}
+.bar span.unsupported{background:#e5534b}.bar span.not_in_mxnet{background:#9e9e9e}
 .muted{color:#666}
 '''
 
@@ -920,26 +956,23 @@ def format_html(rep):
                                            e(rep['mxcompat_api_version'])),
          '<div class="cards">',
          '<div class="card total"><b>%d</b>uses of %d APIs</div>' % (t['uses'], t['apis'])]
-    for status, title in ((SUPPORTED, 'supported'), (DIFFERENCE, 'with a documented difference'),
-                          (UNSUPPORTED, 'unsupported')):
+    for status in _SHOWN:
         h.append('<div class="card %s"><b>%d</b>uses %s (%d APIs)</div>'
-                 % (status, t[status]['uses'], title, t[status]['apis']))
+                 % (status, t[status]['uses'], _TITLES[status][0], t[status]['apis']))
     h.append('</div><h2>By module</h2><table><tr><th>module</th><th class="n">APIs</th>'
-             '<th class="n">uses</th><th class="n">supported</th><th class="n">difference</th>'
-             '<th class="n">unsupported</th><th></th></tr>')
+             '<th class="n">uses</th>%s<th></th></tr>'
+             % ''.join('<th class="n">%s</th>' % _TITLES[s][2] for s in _SHOWN))
     for m in rep['modules']:
         n = max(m['uses'], 1)
-        bar = ''.join('<span class="%s" style="width:%.1f%%"></span>' % (c, 100.0 * m[s] / n)
-                      for c, s in (('s', SUPPORTED), ('d', DIFFERENCE), ('u', UNSUPPORTED)))
-        h.append('<tr><td><code>%s</code></td><td class="n">%d</td><td class="n">%d</td>'
-                 '<td class="n">%d</td><td class="n">%d</td><td class="n">%d</td>'
+        bar = ''.join('<span class="%s" style="width:%.1f%%"></span>' % (s, 100.0 * m[s] / n)
+                      for s in _SHOWN)
+        h.append('<tr><td><code>%s</code></td><td class="n">%d</td><td class="n">%d</td>%s'
                  '<td><div class="bar">%s</div></td></tr>'
-                 % (e(m['module']), m['apis'], m['uses'], m[SUPPORTED], m[DIFFERENCE],
-                    m[UNSUPPORTED], bar))
+                 % (e(m['module']), m['apis'], m['uses'],
+                    ''.join('<td class="n">%d</td>' % m[s] for s in _SHOWN), bar))
     h.append('</table>')
-    for status, title in ((UNSUPPORTED, 'Unsupported'),
-                          (DIFFERENCE, 'Supported with a documented difference'),
-                          (SUPPORTED, 'Supported')):
+    for status in STATUSES:
+        title = _TITLES[status][1]
         rows = [r for r in rep['apis'] if r['status'] == status]
         h.append('<h2>%s <span class="muted">(%d APIs)</span></h2>' % (title, len(rows)))
         if not rows:
@@ -979,7 +1012,8 @@ def add_arguments(parser):
     parser.add_argument('--fail-on', choices=('unsupported', 'differences', 'never'),
                         default='unsupported',
                         help='exit with status 1 when unsupported APIs (or, with differences, '
-                             'also APIs with a documented difference) are used')
+                             'also APIs with a documented difference) are used; names that '
+                             'are not MXNet 1.9.1 APIs never fail the scan')
     parser.add_argument('--max-locations', type=int, default=5, metavar='N',
                         help='locations listed per API in the terminal summary')
 
