@@ -136,8 +136,39 @@ def test_operators_of_mxnet_raise_not_implemented():
     assert not isinstance(err.value, NotImplementedError)
 
 
+def _smooth_l1_graph(attrs):
+    return json.dumps({'nodes': [{'op': 'null', 'name': 'x', 'inputs': []},
+                                 {'op': 'smooth_l1', 'name': 'z', 'inputs': [[0, 0, 0]],
+                                  'attrs': attrs}],
+                       'arg_nodes': [0], 'heads': [[1, 0, 0]]})
+
+
+def test_operator_arguments_of_mxnet_raise_not_implemented():
+    # the table holds what MXNet's parser takes: smooth_l1 takes is_int (mxcompat's does not);
+    # _linspace documents step but MXNet 1.9.1 rejects it, as mxcompat does
+    assert mxnet_api.operator_arguments('smooth_l1') == ['data', 'scalar', 'is_int']
+    assert 'step' not in mxnet_api.operator_arguments('_linspace')
+    assert mxnet_api.operator_arguments('no_such_op') is None
+    assert 'is_int' not in registry.get('smooth_l1').params
+    calls = (lambda **kw: mx.nd.smooth_l1(mx.nd.ones((2,)), scalar=1.0, **kw),
+             lambda **kw: mx.nd.smooth_l1(scalar=1.0, **kw),  # reported before the input
+             lambda **kw: mx.sym.smooth_l1(mx.sym.var('x'), scalar=1.0, **kw),
+             lambda **kw: mx.sym.load_json(_smooth_l1_graph(dict(scalar='1', **kw))))
+    for call in calls:
+        with pytest.raises(NotImplementedError) as err:
+            call(is_int='0')
+        assert isinstance(err.value, MXNetError)
+        assert str(err.value) == mxnet_api.message('argument is_int of operator smooth_l1')
+        # an argument MXNet's operator does not take either: MXNet's plain error
+        with pytest.raises(MXNetError, match="Cannot find argument 'bogus'") as err:
+            call(bogus='0')
+        assert not isinstance(err.value, NotImplementedError)
+    # mirrored and dunder keys of symbol JSON are attributes, not arguments
+    mx.sym.load_json(_smooth_l1_graph({'scalar': '1', 'lr_mult': '2', '__wd_mult__': '1'}))
+
+
 def test_every_mxnet_name_is_defined_or_not_implemented():
-    modules, _ = mxnet_api._api()
+    modules = mxnet_api._api()[0]
     lacking = 0
     for module, (names, submodules) in modules.items():
         try:

@@ -112,6 +112,11 @@ def make_function(op, func_name):
     sig, body = [], []
     call_args = []
     call_params = []  # (parameter name, local holding its value)
+    if op.params:  # MXNet ignores keyword arguments of operators that take no parameters;
+        # as MXNet's parser, an unknown argument is reported before a missing input
+        body.append('    if kwargs:')
+        body.append('        kwargs.pop("attr", None)')
+        body.append('        if kwargs: raise _bad_kwargs(_op, kwargs)')
     if op.variadic:
         vname = _safe(op.inputs[0][1:])
         sig.append('*' + vname)
@@ -167,10 +172,6 @@ def make_function(op, func_name):
                                   % (p, dname, skip, p, p, p))
         call_params.append((pname, p))
     sig += ['out=None', 'name=None', '**kwargs']
-    if op.params:  # MXNet ignores keyword arguments of operators that take no parameters
-        body.append('    if kwargs:')
-        body.append('        kwargs.pop("attr", None)')
-        body.append('        if kwargs: raise _bad_kwargs(_op, kwargs)')
     if conv_lines:
         body.append('    try:')
         body.extend(conv_lines)

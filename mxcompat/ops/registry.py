@@ -16,7 +16,7 @@ import inspect
 
 from ..base import (REQUIRED, to_int, to_float, to_bool, to_str, to_shape, to_float_tuple,
                     to_dtype, to_any, optional, MXNetError)
-from ..utils.mxnet_api import missing_operator
+from ..utils.mxnet_api import missing_argument, missing_operator
 
 __all__ = ['OpDef', 'register', 'get', 'all_ops', 'REQUIRED', 'Int', 'Float', 'Bool', 'Str',
            'Shape', 'FloatTuple', 'DType', 'Any', 'Opt', 'AtLeast']
@@ -122,6 +122,9 @@ class OpDef:
     def convert_params(self, kwargs):
         """Convert raw parameter values (Python values or attribute strings) to their kinds,
         filling in defaults. Raises MXNetError naming the operator and the argument."""
+        for pname in kwargs:  # as MXNet, an unknown argument is reported before a missing one
+            if pname not in self.params:
+                raise unknown_argument(self, pname)
         out = {}
         for pname, (kind, default) in self.params.items():
             v = kwargs.get(pname)
@@ -142,9 +145,6 @@ class OpDef:
                                  '%s(name="")' % (pname, kind.name, self.name))
             else:
                 out[pname] = default
-        for pname in kwargs:
-            if pname not in self.params:
-                raise unknown_argument(self, pname)
         return out
 
     def list_inputs(self, attrs):
@@ -215,8 +215,12 @@ class OpDef:
 
 
 def unknown_argument(op, pname):
-    return MXNetError("Cannot find argument '%s' for operator %s: its arguments are %s"
-                      % (pname, op.name, ', '.join(list(op.inputs) + list(op.params)) or '(none)'))
+    """The error for an argument ``pname`` that ``op`` does not take: MXNetError, or
+    UnsupportedOperatorError (a NotImplementedError too) when MXNet 1.9.1's operator takes
+    it."""
+    return missing_argument(op.name, pname, "Cannot find argument '%s' for operator %s: its "
+                            "arguments are %s" % (pname, op.name, ', '.join(
+                                list(op.inputs) + list(op.params)) or '(none)'))
 
 
 _OPS = {}

@@ -10,7 +10,7 @@ import json
 from ..base import MXNetError
 from ..ops import custom, registry
 from ..utils.mxnet_api import MXNET_VERSION, UnsupportedOperatorError, is_operator
-from .symbol import Node, Symbol
+from .symbol import _HIDDEN_KEYS, Node, Symbol
 
 __all__ = ['graph_from_json']
 
@@ -135,8 +135,15 @@ def _check_variable(node, what):
 
 def _check_operator(node, num_inputs, what):
     """Operator parameters converted by the operator table (types and ranges), and counts of
-    inputs and outputs that agree with them."""
+    inputs and outputs that agree with them. An attribute that is no parameter of an operator
+    taking parameters is refused, as MXNet's parser refuses it (mirrored keys such as
+    ``lr_mult`` and ``__dunder__`` keys are attributes)."""
     op = node.op
+    if op.params:
+        for k in node.attrs:
+            if k not in op.params and k not in _HIDDEN_KEYS and \
+                    not (k.startswith('__') and k.endswith('__')):
+                raise registry.unknown_argument(op, k)
     try:
         params = node.params
     except MXNetError as err:

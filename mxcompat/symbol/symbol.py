@@ -766,14 +766,13 @@ def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=Non
     for k, v in attrs.items():
         if not isinstance(v, string_types):
             raise ValueError('Attributes need to be string')
-    known = {k: v for k, v in sparams.items() if k in op.params}
-    try:
-        converted = op.convert_params(known)
-    except MXNetError as err:
-        raise MXNetError('%s (in operator %s(name="%s"))' % (err, op.name, node_name)) from None
-    for k in sparams:
+    for k in sparams:  # as MXNet, an unknown argument is reported before a missing one
         if k not in op.params:
             raise registry.unknown_argument(op, k)
+    try:
+        converted = op.convert_params(sparams)
+    except MXNetError as err:
+        raise MXNetError('%s (in operator %s(name="%s"))' % (err, op.name, node_name)) from None
     input_names = op.list_inputs(converted)
     entries = []
     if op.variadic:

@@ -1,8 +1,9 @@
 """MXNet 1.9.1's API surface, and the errors for the parts of it mxcompat does not implement.
 
 ``mxnet_api.json.gz`` (written from real MXNet by ``scripts/make_mxnet_api.py``; names only)
-lists every module of MXNet 1.9.1, the names each one defines, which of those are modules, and
-MXNet's registered operators. :func:`install` (run once by ``import mxcompat``) gives every
+lists every module of MXNet 1.9.1, the names each one defines, which of those are modules,
+MXNet's registered operators with their argument names, and MXNet's classes with the names each
+defines (methods, class attributes, attributes its methods set on ``self``). :func:`install` (run once by ``import mxcompat``) gives every
 mxcompat module that stands in for an MXNet module a module ``__getattr__`` (PEP 562), and puts
 a finder last on ``sys.meta_path``, so that using an MXNet API mxcompat lacks raises
 NotImplementedError naming it:
@@ -14,12 +15,15 @@ NotImplementedError naming it:
 * ``import mxnet.contrib.quantization``, ``from mxnet.contrib import svrg_optimization``:
   :class:`UnsupportedModuleError`, also a ModuleNotFoundError;
 * an operator MXNet registers and mxcompat's operator table lacks (``registry.get``, symbol
-  JSON): :class:`UnsupportedOperatorError`, also an MXNetError.
+  JSON), or an argument MXNet's operator takes and mxcompat's lacks
+  (``registry.unknown_argument``): :class:`UnsupportedOperatorError`, also an MXNetError.
 
 A name MXNet 1.9.1 does not have either keeps the plain AttributeError, ImportError or
-MXNetError. The table is read at the first lookup of a missing name: ``import mxcompat`` and
-the names mxcompat defines never touch it (a module ``__getattr__`` runs only for names the
-module lacks).
+MXNetError. The table is read at the first lookup of a missing name or argument: ``import
+mxcompat``, the names mxcompat defines and the arguments its operators take never touch it (a
+module ``__getattr__`` runs only for names the module lacks).
+``mxcompat scan`` also reads the classes, to tell an attribute of an MXNet class that
+mxcompat's class lacks from one MXNet never had (:func:`class_defines`).
 """
 import importlib
 import importlib.abc
@@ -30,12 +34,14 @@ from ..base import MXNetError
 
 __all__ = ['UnsupportedAPIError', 'UnsupportedImportError', 'UnsupportedModuleError',
            'UnsupportedOperatorError', 'MXNET_VERSION', 'mxnet_name', 'lookup', 'is_module',
-           'is_operator', 'message', 'missing_operator', 'install']
+           'is_operator', 'operator_arguments', 'class_defines', 'message', 'missing_operator',
+           'missing_argument', 'install']
 
 MXNET_VERSION = '1.9.1'
 PACKAGE = __name__.split('.', 1)[0]
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'mxnet_api.json.gz')
-_table = None  # (modules: {MXNet module: (names, {name: module it names})}, operators)
+_table = None  # (modules: {MXNet module: (names, {name: module it names})},
+#                  operators: {name: 'argument names'}, classes: {path: {'bases', 'names'}})
 
 
 class UnsupportedAPIError(NotImplementedError, AttributeError):
@@ -67,7 +73,7 @@ def _api():
                    for name, m in data['modules'].items()}
         for name in data['not_imported']:
             modules.setdefault(name, (frozenset(), {}))
-        _table = modules, frozenset(data['operators'].split())
+        _table = modules, data['operators'], data['classes']
     return _table
 
 
@@ -96,6 +102,33 @@ def is_operator(name):
     return name in _api()[1]
 
 
+def operator_arguments(name):
+    """The argument names (inputs and parameters) of MXNet 1.9.1's operator ``name``, or
+    None when MXNet registers no such operator."""
+    args = _api()[1].get(name)
+    return None if args is None else args.split()
+
+
+def class_defines(cls, name):
+    """Whether MXNet 1.9.1's class ``cls`` ('mxnet.gluon.block.HybridBlock', the module
+    that defines it) or one of its MXNet base classes defines the attribute ``name``: as a
+    method or class attribute, in ``__slots__``, or by assigning it on ``self``. None when
+    MXNet defines no class ``cls``."""
+    classes = _api()[2]
+    if cls not in classes:
+        return None
+    todo, seen = [cls], set()
+    while todo:
+        entry = classes.get(todo.pop())
+        if entry is None:
+            continue
+        if name in entry['names'].split():
+            return True
+        todo.extend(b for b in entry['bases'] if b not in seen)
+        seen.update(entry['bases'])
+    return False
+
+
 def message(api):
     """The NotImplementedError message for the MXNet API ``api``."""
     return '%s is not supported by mxcompat (an MXNet %s API it does not implement)' % (
@@ -108,6 +141,15 @@ def missing_operator(name):
     if is_operator(name):
         return UnsupportedOperatorError(message('operator %s' % name))
     return MXNetError('Operator %s is not registered' % name)
+
+
+def missing_argument(op, name, plain):
+    """The error for an argument ``name`` mxcompat's operator ``op`` does not take:
+    UnsupportedOperatorError when MXNet's operator takes it, else MXNetError(``plain``) (as
+    MXNet raises for an unknown argument)."""
+    if name in (operator_arguments(op) or ()):
+        return UnsupportedOperatorError(message('argument %s of operator %s' % (name, op)))
+    return MXNetError(plain)
 
 
 def _import_from():
