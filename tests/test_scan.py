@@ -165,6 +165,21 @@ def test_subclasses_overrides_and_inherited_attributes(tmp_path, resolver):
             class Plain(object):
                 def f(self):
                     return self.anything
+            ''',
+        'pkg/old.py': '''\
+            import mxnet as mx
+
+            class Old(mx.gluon.Block):
+                def forward(self, x):
+                    return self._in_format
+
+            class Up(mx.gluon.nn.Conv2DTranspose):
+                def forward(self, x):
+                    return self.outpad
+
+            class Store(mx.kv.KVStore):
+                def raw(self):
+                    return self.handle
             '''}, resolver)
     u = _uses(rep)
     assert u[('pkg/base.py', 3, 'mxnet.gluon.HybridBlock')] == ('supported', 'subclass')
@@ -180,8 +195,24 @@ def test_subclasses_overrides_and_inherited_attributes(tmp_path, resolver):
     # an attribute mxcompat's Block sets in __init__ (not a class attribute) resolves
     assert u[('pkg/model.py', 8, 'mxnet.gluon.HybridBlock._children')] == \
         ('supported', 'inherited')
+    # neither MXNet 1.9.1's HybridBlock (nor its bases) nor mxcompat's defines it
     e = _entry(rep, 'mxnet.gluon.HybridBlock.never_set')
-    assert e['status'] == 'unsupported' and e['raises'] == 'AttributeError'
+    assert (e['status'], e['raises']) == ('not_in_mxnet', 'AttributeError')
+    assert mxnet_api.class_defines('mxnet.gluon.block.HybridBlock', 'never_set') is False
+    # a private attribute MXNet 1.9.1's Block sets on self and mxcompat's lacks: internal
+    assert mxnet_api.class_defines('mxnet.gluon.block.Block', '_in_format') is True
+    assert not hasattr(mx.gluon.Block(), '_in_format')
+    e = _entry(rep, 'mxnet.gluon.Block._in_format')
+    assert (e['status'], e['raises'], e['count']) == ('internal', 'AttributeError', 1)
+    assert 'private attribute' in e['reason']
+    # set by a module-level helper of mxcompat's constructors (conv_layers._init)
+    assert hasattr(mx.gluon.nn.Conv2DTranspose(2, 3), 'outpad')
+    assert _entry(rep, 'mxnet.gluon.nn.Conv2DTranspose.outpad')['status'] == 'supported'
+    # a public attribute of MXNet 1.9.1's class that mxcompat's lacks: unsupported
+    assert mxnet_api.class_defines('mxnet.kvstore.kvstore.KVStore', 'handle')
+    assert not hasattr(mx.kv.create('local'), 'handle')
+    e = _entry(rep, 'mxnet.kvstore.KVStore.handle')
+    assert (e['status'], e['raises']) == ('unsupported', 'AttributeError')
     # defined by a subclass (abstract_thing) or set on self (body): not inherited uses
     assert not any('abstract_thing' in k[-1] or k[-1].endswith('.body') for k in u)
     assert not any(k[0] == 'pkg/other.py' for k in u)
@@ -195,12 +226,40 @@ def test_keyword_arguments(tmp_path, resolver):
         mx.gluon.nn.Dense(3, flatten=False, nonsense=2)
         mx.io.MNISTIter(image='x', batch_size=4)
         mx.nd.cast_storage(None, stype='csr')
+        mx.sym.Softmax(mx.sym.var('x'), grad_scale=2, prob_label=1)
+        mx.nd._internal._linspace(start=0, stop=1, num=3, step=1)
+        mx.nd.smooth_l1(mx.nd.ones((2,)), scalar=1.0, is_int=False)
         '''}, resolver)
     u = _uses(rep)
     assert u[('k.py', 2, 'mxnet.ndarray.Convolution(kernel=)')] == ('supported', 'keyword')
     assert u[('k.py', 2, 'mxnet.ndarray.Convolution(cudnn_tune=)')] == ('supported', 'keyword')
-    assert u[('k.py', 3, 'mxnet.ndarray.Convolution(no_such=)')] == ('unsupported', 'keyword')
+    # a keyword neither MXNet 1.9.1's operator nor mxcompat's takes
+    assert u[('k.py', 3, 'mxnet.ndarray.Convolution(no_such=)')] == ('not_in_mxnet', 'keyword')
     assert 'no_such' not in mx.ops.registry.get('Convolution').params
+    assert 'no_such' not in mxnet_api.operator_arguments('Convolution')
+    with pytest.raises(mx.base.MXNetError, match='no_such') as err:
+        mx.nd.Convolution(mx.nd.ones((1, 1, 4, 4)), kernel=(3, 3), num_filter=1, no_such=1)
+    assert not isinstance(err.value, NotImplementedError)
+    assert u[('k.py', 7, 'mxnet.symbol.Softmax(grad_scale=)')] == ('supported', 'keyword')
+    assert u[('k.py', 7, 'mxnet.symbol.Softmax(prob_label=)')] == ('not_in_mxnet', 'keyword')
+    assert _entry(rep, 'mxnet.symbol.Softmax(prob_label=)')['raises'] == 'MXNetError'
+    # MXNet 1.9.1 documents 'step' for _linspace but its parser rejects it, as mxcompat does
+    assert 'step' not in mxnet_api.operator_arguments('_linspace')
+    assert _entry(rep, 'mxnet.ndarray._internal._linspace(step=)')['status'] == 'not_in_mxnet'
+    # a keyword MXNet 1.9.1's operator takes and mxcompat's does not: the call raises
+    # NotImplementedError (also an MXNetError) naming the operator and the argument
+    assert 'is_int' in mxnet_api.operator_arguments('smooth_l1')
+    assert 'is_int' not in mx.ops.registry.get('smooth_l1').params
+    e = _entry(rep, 'mxnet.ndarray.smooth_l1(is_int=)')
+    assert (e['status'], e['raises']) == ('unsupported', 'NotImplementedError')
+    assert _entry(rep, 'mxnet.ndarray.smooth_l1(scalar=)')['status'] == 'supported'
+    for call in (lambda **kw: mx.nd.smooth_l1(mx.nd.ones((2,)), **kw),
+                 lambda **kw: mx.sym.smooth_l1(mx.sym.var('x'), **kw)):
+        with pytest.raises(NotImplementedError, match='argument is_int of operator smooth_l1') \
+                as err:
+            call(scalar=1.0, is_int=False)
+        assert isinstance(err.value, mx.base.MXNetError)
+        assert str(err.value) == e['reason']
     assert u[('k.py', 4, 'mxnet.gluon.nn.Dense(flatten=)')] == ('supported', 'keyword')
     # Dense passes **kwargs on to Block.__init__(prefix, params), which takes no 'nonsense'
     assert u[('k.py', 4, 'mxnet.gluon.nn.Dense(nonsense=)')] == ('unsupported', 'keyword')
@@ -279,6 +338,8 @@ def test_symbol_json_operators(tmp_path, resolver):
     graph['nodes'].append({'op': '_sg_mkldnn_conv', 'name': 'x', 'inputs': []})
     graph['nodes'].append({'op': 'FullyConnected', 'name': 'y', 'inputs': [],
                            'attrs': {'num_hidden': '2', 'bogus_attr': '1'}})
+    graph['nodes'].append({'op': 'smooth_l1', 'name': 'z', 'inputs': [[0, 0, 0]],
+                           'attrs': {'scalar': '1.0', 'is_int': 'False'}})
     text = json.dumps(graph, indent=2)
     rep = _scan(tmp_path, {'model-symbol.json': text, 'notes.json': '{"op": "x"}'}, resolver)
     u = _uses(rep)
@@ -291,7 +352,16 @@ def test_symbol_json_operators(tmp_path, resolver):
         assert '"op": "%s"' % op in lines[found['op:' + op] - 1]
     assert _entry(rep, 'op:_sg_mkldnn_conv')['status'] == 'unsupported'
     assert _entry(rep, 'op:FullyConnected(num_hidden=)')['status'] == 'supported'
-    assert _entry(rep, 'op:FullyConnected(bogus_attr=)')['status'] == 'unsupported'
+    assert _entry(rep, 'op:FullyConnected(bogus_attr=)')['status'] == 'not_in_mxnet'
+    e = _entry(rep, 'op:smooth_l1(is_int=)')
+    assert (e['status'], e['raises']) == ('unsupported', 'NotImplementedError')
+    assert _entry(rep, 'op:smooth_l1(scalar=)')['status'] == 'supported'
+    with pytest.raises(NotImplementedError, match='is_int'):
+        mx.sym.load_json(json.dumps({'nodes': [
+            {'op': 'null', 'name': 'x', 'inputs': []},
+            {'op': 'smooth_l1', 'name': 'z', 'inputs': [[0, 0, 0]],
+             'attrs': {'scalar': '1.0', 'is_int': 'False'}}],
+            'arg_nodes': [0], 'heads': [[1, 0, 0]]}))
     assert rep['files'] == 1  # notes.json is not a symbol file
 
 
@@ -354,7 +424,7 @@ def test_json_matches_schema_and_totals(tmp_path, resolver):
     assert t['uses'] == sum(m['uses'] for m in rep['modules']) == 6
     assert [e['status'] for e in rep['apis']] == sorted(
         (e['status'] for e in rep['apis']),
-        key=['unsupported', 'not_in_mxnet', 'difference', 'supported'].index)
+        key=['unsupported', 'not_in_mxnet', 'internal', 'difference', 'supported'].index)
 
 
 def test_cli_outputs_and_exit_status(tmp_path, monkeypatch, capsys):

@@ -5,11 +5,13 @@ tests/fixtures/scan/sample_uses.json holds uses found in those trees and checked
 against their source lines (file, line, API, status); in_mxnet.json says which of those APIs
 real MXNet 1.9.1 has (scripts/fixture_writers/scan.py). The default run checks the sample
 against mxcompat itself: every API marked supported resolves (imported or looked up here,
-independently of the scanner); every API marked unsupported is one of MXNet 1.9.1 and fails as
-the report says, with NotImplementedError naming the API unless it is an attribute read on
-self or a keyword argument; every API marked not_in_mxnet is missing from MXNet 1.9.1 too and
-fails with a plain AttributeError / ImportError / MXNetError. With the trees at hand, the scan
-must reproduce every sampled use, and the same checks run on every API of the full reports:
+independently of the scanner); every API marked unsupported is one of MXNet 1.9.1, and making
+the call (the lookup, the import, the call with the keyword argument, loading the operator)
+raises NotImplementedError naming the API; every API marked not_in_mxnet is missing from MXNet
+1.9.1 too and fails with a plain AttributeError / ImportError / MXNetError / TypeError; every
+attribute marked internal is a private attribute of MXNet 1.9.1's class that mxcompat's class
+lacks (a plain AttributeError). With the trees at hand, the scan must reproduce every sampled
+use, and the same checks run on every API of the full reports:
 
     git -C mxnet.git archive 1.9.1 example python/mxnet/gluon/model_zoo | tar -x -C /tmp/mx191
     git -C gluon-cv.git archive v0.10.0 gluoncv | tar -x -C /tmp/gcv
@@ -26,6 +28,7 @@ import mxcompat as mx
 from mxcompat.base import MXNetError
 from mxcompat.ops import registry
 from mxcompat.tools import scan as scanmod
+from mxcompat.utils import mxnet_api
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures', 'scan')
 SAMPLE = json.load(open(os.path.join(HERE, 'sample_uses.json')))['uses']
@@ -104,36 +107,65 @@ def _names_api(api, msg):
                               for k in range(2, len(parts)))
 
 
+def _keyword(api):
+    """(callable API, keyword) of a keyword-argument API, else (api, None)."""
+    if '(' not in api:
+        return api, None
+    return api[:api.index('(')], api[api.index('(') + 1:-2]
+
+
+def _call_with_keyword(api):
+    """Make the call of a keyword-argument API: pass the keyword to the callable (to both the
+    mx.nd and the mx.sym function of F.X), or load a symbol JSON graph whose operator node has
+    that attribute (op:X)."""
+    base, kw = _keyword(api)
+    if base.startswith('op:'):
+        mx.sym.load_json(json.dumps({
+            'nodes': [{'op': base[3:], 'name': 'n', 'inputs': [], 'attrs': {kw: '1'}}],
+            'arg_nodes': [], 'heads': [[0, 0, 0]]}))
+        return
+    for target in _targets(base):
+        target(**{kw: 1})
+
+
 def _check_unsupported(entry):
-    api, raises = entry['api'], entry['raises']
-    name = api.split('(')[0].rpartition('.')[2].replace('op:', '')
-    if raises == 'NotImplementedError':
-        with pytest.raises(NotImplementedError) as err:
+    """An unsupported API: making the call raises NotImplementedError naming the API."""
+    api = entry['api']
+    assert entry['raises'] == 'NotImplementedError', api
+    base, kw = _keyword(api)
+    with pytest.raises(NotImplementedError) as err:
+        if kw is not None:
+            _call_with_keyword(api)
+        else:
             for target in _targets(api):
                 target()
-        assert _names_api(api, str(err.value)), (api, err.value)
-    elif raises == 'AttributeError':
-        with pytest.raises((AttributeError, ImportError)):
-            _targets(api)
-    elif '(' not in api:  # an operator missing from the table
-        with pytest.raises(MXNetError, match=name):
-            _targets(api)
-    else:  # a keyword argument the callable does not take
-        kw = api[api.index('(') + 1:-2]
-        base = api[:api.index('(')]
-        if base.startswith('op:'):
-            assert kw not in registry.get(base[3:]).params
-        else:
-            for target in _targets(base):
-                with pytest.raises((MXNetError, TypeError), match=kw):
-                    target(**{kw: 1})
+    assert _names_api(api, str(err.value)), (api, err.value)
+    if kw is not None:
+        assert 'argument %s of operator' % kw in str(err.value), (api, err.value)
+
+
+def _check_internal(entry):
+    """A private attribute of MXNet 1.9.1's class that mxcompat's class lacks."""
+    api = entry['api']
+    assert api.rpartition('.')[2].startswith('_') and entry['raises'] == 'AttributeError'
+    with pytest.raises(AttributeError) as err:
+        _targets(api)
+    assert not isinstance(err.value, NotImplementedError), (api, err.value)
+    owner = _lookup(api.split('.')[1:-1])
+    mx_class = 'mxnet' + ('%s.%s' % (owner.__module__, owner.__qualname__))[len('mxcompat'):]
+    assert mxnet_api.class_defines(mx_class, api.rpartition('.')[2]), api
 
 
 def _check_not_in_mxnet(entry):
-    """A name neither MXNet 1.9.1 nor mxcompat has: the plain error of a missing name."""
-    with pytest.raises((AttributeError, ImportError, MXNetError)) as err:
-        _targets(entry['api'])
-    assert not isinstance(err.value, NotImplementedError), (entry['api'], err.value)
+    """A name (or keyword argument) neither MXNet 1.9.1 nor mxcompat has: the plain error of
+    a missing name or argument."""
+    api = entry['api']
+    with pytest.raises((AttributeError, ImportError, MXNetError, TypeError)) as err:
+        if '(' in api:
+            _call_with_keyword(api)
+        else:
+            _targets(api)
+    assert not isinstance(err.value, NotImplementedError), (api, err.value)
 
 
 def _entry(api, status, raises=None):
@@ -145,7 +177,7 @@ def test_sample_is_large_and_covers_every_rule():
     assert {u['kind'] for u in SAMPLE} == {'import', 'attribute', 'name', 'F', 'subclass',
                                            'override', 'inherited', 'keyword', 'symbol-json'}
     assert {u['status'] for u in SAMPLE} == {'supported', 'difference', 'unsupported',
-                                             'not_in_mxnet'}
+                                             'not_in_mxnet', 'internal'}
     assert {u['tree'] for u in SAMPLE} == set(TREES)
     assert any('cell' in u for u in SAMPLE)
     assert any('model_zoo' in u['file'] and u['tree'] == 'mxnet-1.9.1' for u in SAMPLE)
@@ -155,25 +187,24 @@ def test_sample_supported_apis_resolve_in_mxcompat_and_exist_in_mxnet():
     for u in SAMPLE:
         if u['status'] in ('supported', 'difference'):
             _check_supported(u['api'])
-            # real MXNet 1.9.1 has it too (null: an attribute only instances have)
-            assert IN_MXNET[u['api']] in (True, None), u['api']
+            assert IN_MXNET[u['api']] is True, u['api']  # real MXNet 1.9.1 has it too
 
 
 def test_sample_unsupported_apis_fail_as_reported():
     resolver = scanmod.Resolver()
     for u in SAMPLE:
-        if u['status'] in ('unsupported', 'not_in_mxnet'):
+        if u['status'] in ('unsupported', 'not_in_mxnet', 'internal'):
             api, _, status, _, raises = resolver.resolve(u['api'], u['kind'])
             assert (api, status) == (u['api'], u['status']), u
             if status == 'not_in_mxnet':  # real MXNet 1.9.1 lacks it too
                 assert IN_MXNET[api] is False, api
                 _check_not_in_mxnet(_entry(api, status, raises))
                 continue
-            # an MXNet 1.9.1 API (null: an attribute only instances have)
-            assert IN_MXNET[api] in (True, None), api
-            if u['kind'] not in ('inherited', 'keyword'):
-                assert raises == 'NotImplementedError', u
-            _check_unsupported(_entry(api, status, raises))
+            assert IN_MXNET[api] is True, api  # an MXNet 1.9.1 API
+            if status == 'internal':
+                _check_internal(_entry(api, status, raises))
+            else:
+                _check_unsupported(_entry(api, status, raises))
 
 
 def _tree_report(tree):
@@ -203,9 +234,11 @@ def test_scan_of_real_tree(tree):
         assert found.get(key) == u['status'], u
     # every API of the whole report, checked against mxcompat
     for e in rep['apis']:
-        if e['status'] == 'unsupported':
+        if e['status'] == 'unsupported':  # NotImplementedError naming it, for every one
             _check_unsupported(e)
         elif e['status'] == 'not_in_mxnet':
             _check_not_in_mxnet(e)
+        elif e['status'] == 'internal':
+            _check_internal(e)
         else:
             _check_supported(e['api'])

@@ -17,13 +17,20 @@ The scan is static: Python files (and the code cells of ``.ipynb`` notebooks) ar
 Each API is resolved against mxcompat itself: the name is looked up in the mxcompat package
 (importing mxcompat's modules, never the scanned code), operators in the operator table
 (``mxcompat/ops/registry.py``), keyword arguments against the operator's parameters or the
-callable's signature. A name mxcompat defines as a stub raising NotImplementedError (the
+callable's signature. A keyword argument an operator of mxcompat does not take is unsupported
+when MXNet 1.9.1's operator takes it (mxcompat raises NotImplementedError naming both), else not
+an MXNet 1.9.1 API; one a Python callable of mxcompat does not take is unsupported (TypeError:
+MXNet's Python signatures are not in the API table). A name mxcompat defines as a stub raising NotImplementedError (the
 names of ``mxcompat/ndarray/unsupported.py``, sparse storage, ...) is unsupported with the
 message mxcompat raises; so is a name of MXNet 1.9.1 that mxcompat does not define (its
 modules raise NotImplementedError naming it: ``mxcompat/utils/mxnet_api.py``). A name that
 neither mxcompat nor MXNet 1.9.1 defines (code for another MXNet version, a typo, an operator
-of a plugin) is reported as not an MXNet 1.9.1 API. ``mxcompat/differences.py`` lists the
-supported APIs with a documented difference.
+of a plugin) is reported as not an MXNet 1.9.1 API. An attribute of a class (read on ``self``
+in a subclass, or through the class) that mxcompat's class lacks is looked up in MXNet 1.9.1's
+class (and its bases): a private one (``_worker_pool``) there is internal -- not public API,
+never failing the scan --, a public one unsupported, and one MXNet's class lacks too is not an
+MXNet 1.9.1 API. ``mxcompat/differences.py`` lists the supported APIs with a documented
+difference.
 
 The JSON report follows ``mxcompat/tools/scan_schema.json``.
 """
@@ -40,16 +47,18 @@ import types
 import warnings
 from collections import Counter, defaultdict
 
-from ..utils.mxnet_api import MXNET_VERSION, is_operator, missing_operator
+from ..utils.mxnet_api import (MXNET_VERSION, class_defines, is_operator, missing_argument,
+                                missing_operator)
 
 __all__ = ['scan', 'Resolver', 'report', 'format_text', 'format_html', 'add_arguments', 'run',
-           'SUPPORTED', 'DIFFERENCE', 'UNSUPPORTED', 'NOT_IN_MXNET']
+           'SUPPORTED', 'DIFFERENCE', 'UNSUPPORTED', 'NOT_IN_MXNET', 'INTERNAL']
 
 SUPPORTED = 'supported'
 DIFFERENCE = 'difference'
 UNSUPPORTED = 'unsupported'
 NOT_IN_MXNET = 'not_in_mxnet'
-STATUSES = (UNSUPPORTED, NOT_IN_MXNET, DIFFERENCE, SUPPORTED)
+INTERNAL = 'internal'
+STATUSES = (UNSUPPORTED, NOT_IN_MXNET, INTERNAL, DIFFERENCE, SUPPORTED)
 _ORDER = {s: i for i, s in enumerate(STATUSES)}
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'scan_schema.json')
 
@@ -417,6 +426,13 @@ def _is_stub(fn):
         and exc.func.id == 'NotImplementedError' and bool(exc.args)
 
 
+def _self_stores(tree):
+    """The attributes assigned on ``self`` anywhere in ``tree``."""
+    return {node.attr for node in ast.walk(tree)
+            if type(node) is ast.Attribute and type(node.ctx) is ast.Store
+            and type(node.value) is ast.Name and node.value.id == 'self'}
+
+
 def _dedent(src):
     lines = src.split('\n')
     indent = len(lines[0]) - len(lines[0].lstrip())
@@ -522,10 +538,8 @@ class Resolver:
                             NOT_IN_MXNET, 'AttributeError',
                             'not an MXNet %s API: neither MXNet %s nor mxcompat defines %r in '
                             'module %s' % (MXNET_VERSION, MXNET_VERSION, p, _mx(path)))
-                    return None, '.'.join([path] + parts[i:]), mod, (
-                        UNSUPPORTED, 'AttributeError',
-                        'not defined by mxcompat (attribute %s has no attribute %r)'
-                        % (_mx(path), p))
+                    return None, '.'.join([path] + parts[i:]), mod, \
+                        _missing_member(obj, path, p)
             if isinstance(nxt, types.ModuleType):
                 mod = path = nxt.__name__
             else:
@@ -534,7 +548,9 @@ class Resolver:
         return obj, path, mod, None
 
     def _instance_attrs(self, cls):
-        """Attributes the mxcompat classes in ``cls``'s MRO assign on ``self``."""
+        """Attributes the mxcompat classes in ``cls``'s MRO assign on ``self``, in their
+        methods or in the functions of their module that take a ``self`` parameter (helpers
+        the methods call, such as the constructor shared by the convolution layers)."""
         found = self.instance_attrs.get(cls)
         if found is not None:
             return found
@@ -546,12 +562,26 @@ class Resolver:
                 tree = ast.parse(_dedent(inspect.getsource(klass)))
             except (OSError, TypeError, SyntaxError):
                 continue
-            for node in ast.walk(tree):
-                if type(node) is ast.Attribute and type(node.ctx) is ast.Store \
-                        and type(node.value) is ast.Name and node.value.id == 'self':
-                    found.add(node.attr)
+            found.update(_self_stores(tree))
             found.update(getattr(klass, '__slots__', ()))
+            found.update(self._helper_attrs(klass.__module__))
         self.instance_attrs[cls] = found
+        return found
+
+    def _helper_attrs(self, modname):
+        """Attributes the module-level functions of ``modname`` with a ``self`` parameter
+        assign on ``self``."""
+        found = self.instance_attrs.get(modname)
+        if found is None:
+            found = self.instance_attrs[modname] = set()
+            try:
+                tree = ast.parse(inspect.getsource(sys.modules[modname]))
+            except (OSError, TypeError, SyntaxError, KeyError):
+                return found
+            for fn in tree.body:
+                if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                        'self' in [a.arg for a in fn.args.args]:
+                    found.update(_self_stores(fn))
         return found
 
     def _stub(self, obj):
@@ -631,7 +661,8 @@ class Resolver:
         hit = self.cache.get(key)
         if hit is None:
             hit = self.cache[key] = self._resolve(raw, key[1])
-            if key[1] == 'inherited' and hit[2] == UNSUPPORTED and hit[4] == 'AttributeError':
+            if key[1] == 'inherited' and hit and \
+                    (hit[3] or '').startswith('not defined by mxcompat'):
                 hit = self.cache[key] = hit[:3] + (
                     'read on self, but defined neither by the scanned classes nor by '
                     "mxcompat's %s (an attribute the code never sets, or an MXNet internal "
@@ -658,9 +689,11 @@ class Resolver:
         if status[0] == UNSUPPORTED:
             return None  # the callable itself is reported
         if obj is not True and self._keyword(obj, kw) is False:
+            op = self.op_of_fn.get(id(obj))
+            if op is not None:
+                return _op_keyword(api, module, op, kw)
             return (_kw(api, kw), module, UNSUPPORTED,
-                    '%s takes no keyword argument %r in mxcompat' % (api, kw), 'MXNetError'
-                    if self.op_of_fn.get(id(obj)) is not None else 'TypeError')
+                    '%s takes no keyword argument %r in mxcompat' % (api, kw), 'TypeError')
         return _kw(api, kw), module, SUPPORTED, None, None  # the callable carries any difference
 
     def _resolve_f(self, rest, kw):
@@ -690,14 +723,48 @@ class Resolver:
         if msg is not None:
             return None if kw else (api, 'symbol JSON', UNSUPPORTED, msg, 'NotImplementedError')
         if kw is not None and op.params and kw not in op.params:
-            return (_kw(api, kw), 'symbol JSON', UNSUPPORTED,
-                    'operator %s has no parameter %r in mxcompat' % (name, kw), 'MXNetError')
+            return _op_keyword(api, 'symbol JSON', op, kw)
         diff = None if kw is not None else self.differences.of_operator(op)
         return _kw(api, kw), 'symbol JSON', DIFFERENCE if diff else SUPPORTED, diff, None
 
 
 def _mx(path):
     return 'mxnet' + path[len('mxcompat'):]
+
+
+def _missing_member(obj, path, name):
+    """(status, raises, reason) of the attribute ``name`` that mxcompat's ``obj`` (at
+    ``path``) lacks, by what MXNet 1.9.1's class of the same name defines (with its bases)."""
+    api = _mx(path)
+    found = None
+    if isinstance(obj, type):
+        found = class_defines(_mx('%s.%s' % (obj.__module__, obj.__qualname__)), name)
+    if found is None:
+        found = class_defines(api, name)
+    if found is None:  # not a class of MXNet 1.9.1
+        return (UNSUPPORTED, 'AttributeError',
+                'not defined by mxcompat (attribute %s has no attribute %r)' % (api, name))
+    if not found:
+        return (NOT_IN_MXNET, 'AttributeError',
+                "not an MXNet %s API: neither MXNet %s's %s (with its base classes) nor "
+                "mxcompat's defines attribute %r" % (MXNET_VERSION, MXNET_VERSION, api, name))
+    if name.startswith('_'):
+        return (INTERNAL, 'AttributeError',
+                "a private attribute of MXNet %s's %s (an implementation detail, not public "
+                "API) that mxcompat's implementation does not have" % (MXNET_VERSION, api))
+    return (UNSUPPORTED, 'AttributeError', "an attribute of MXNet %s's %s that mxcompat's "
+            'class does not define' % (MXNET_VERSION, api))
+
+
+def _op_keyword(api, module, op, kw):
+    """The resolution of a keyword argument ``kw`` that mxcompat's operator ``op`` does not
+    take: unsupported when MXNet 1.9.1's operator takes it, else not an MXNet API."""
+    err = missing_argument(op.name, kw, None)
+    if isinstance(err, NotImplementedError):
+        return _kw(api, kw), module, UNSUPPORTED, str(err), 'NotImplementedError'
+    return (_kw(api, kw), module, NOT_IN_MXNET,
+            "not an MXNet %s API: neither MXNet %s's operator %s nor mxcompat's takes an "
+            'argument %r' % (MXNET_VERSION, MXNET_VERSION, op.name, kw), 'MXNetError')
 
 
 def _kw(api, kw):
@@ -857,7 +924,7 @@ def report(uses, resolver, paths, nfiles, nlines, errors, seconds):
         totals[e['status']]['uses'] += e['count']
     from .. import __version__
     return {
-        'schema_version': 2,
+        'schema_version': 3,
         'mxcompat_api_version': __version__,
         'paths': list(paths),
         'files': nfiles,
@@ -888,8 +955,10 @@ _TITLES = {
     NOT_IN_MXNET: ('not MXNet 1.9.1 APIs', 'Not MXNet 1.9.1 APIs (defined neither by MXNet '
                    '1.9.1 nor by mxcompat: code for another version, a typo, a plugin)',
                    'not in MXNet'),
+    INTERNAL: ('MXNet internals', 'MXNet internals (private attributes of MXNet 1.9.1 classes, '
+               "not public API, that mxcompat's classes do not have)", 'internal'),
 }
-_SHOWN = (SUPPORTED, DIFFERENCE, UNSUPPORTED, NOT_IN_MXNET)  # summary and table order
+_SHOWN = (SUPPORTED, DIFFERENCE, UNSUPPORTED, INTERNAL, NOT_IN_MXNET)  # summary, table order
 
 
 def format_text(rep, max_locations=5):
@@ -906,7 +975,7 @@ def format_text(rep, max_locations=5):
     for m in rep['modules']:
         out.append('%-*s %7d ' % (width, m['module'], m['uses']) + ' '.join(
             '%12d' % m[s] for s in _SHOWN))
-    for status in (UNSUPPORTED, NOT_IN_MXNET, DIFFERENCE):
+    for status in (UNSUPPORTED, NOT_IN_MXNET, INTERNAL, DIFFERENCE):
         title = _TITLES[status][1]
         rows = [e for e in rep['apis'] if e['status'] == status]
         if not rows:
@@ -930,7 +999,7 @@ h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:1.6em;border-bottom:1px soli
 .cards{display:flex;gap:1em;flex-wrap:wrap}
 .card{border-radius:8px;padding:.8em 1.2em;min-width:11em}.card b{display:block;font-size:1.8em}
 .unsupported{background:#fde2e1}.difference{background:#fff2cc}
-.supported{background:#dff3e3}.not_in_mxnet{background:#ececec}.total{background:#e8eef9}
+.supported{background:#dff3e3}.not_in_mxnet{background:#ececec}.internal{background:#e6e0f3}.total{background:#e8eef9}
 table{border-collapse:collapse;width:100%}td,th{padding:.25em .6em;border-bottom:1px solid #eee;
 text-align:left;vertical-align:top}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 code{font:13px ui-monospace,Menlo,Consolas,monospace}
@@ -939,6 +1008,7 @@ details summary{cursor:pointer}details ul{margin:.3em 0 .6em;columns:2;font-size
 .bar{display:flex;height:10px;border-radius:5px;overflow:hidden;min-width:8em}
 .bar span.supported{background:#4caf50}.bar span.difference{background:#f0b400}
 .bar span.unsupported{background:#e5534b}.bar span.not_in_mxnet{background:#9e9e9e}
+.bar span.internal{background:#8e7cc3}
 .muted{color:#666}
 '''
 
@@ -1013,7 +1083,8 @@ def add_arguments(parser):
                         default='unsupported',
                         help='exit with status 1 when unsupported APIs (or, with differences, '
                              'also APIs with a documented difference) are used; names that '
-                             'are not MXNet 1.9.1 APIs never fail the scan')
+                             'are not MXNet 1.9.1 APIs and MXNet internals never fail the '
+                             'scan')
     parser.add_argument('--max-locations', type=int, default=5, metavar='N',
                         help='locations listed per API in the terminal summary')
 
