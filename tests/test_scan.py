@@ -449,6 +449,19 @@ def test_cli_outputs_and_exit_status(tmp_path, monkeypatch, capsys):
     assert main(['scan', 'good.py', 'rand.py', '--fail-on', 'unsupported']) == 0
     assert main(['scan', 'good.py', 'rand.py', '--fail-on', 'differences']) == 1
     assert main(['scan', 'good.py', '--fail-on', 'differences']) == 0
+    # an MXNet internal (a private attribute of MXNet's Block) is listed, never failing
+    _write(tmp_path, {'internal.py': '''\
+        import mxnet as mx
+        class Old(mx.gluon.Block):
+            def forward(self, x):
+                return self._in_format
+        '''})
+    capsys.readouterr()
+    assert main(['scan', 'good.py', 'internal.py', '--html', 'i.html']) == 0
+    out = capsys.readouterr().out
+    assert 'MXNet internals (' in out and 'internal.py:4' in out
+    assert 'mxnet.gluon.Block._in_format' in (tmp_path / 'i.html').read_text()
+    assert main(['scan', 'good.py', 'internal.py', '--fail-on', 'differences']) == 0
     capsys.readouterr()
     assert main(['scan', 'missing.py']) == 2
     assert 'missing.py' in capsys.readouterr().err
