@@ -20,7 +20,9 @@ Each API is resolved against mxcompat itself: the name is looked up in the mxcom
 callable's signature. A keyword argument an operator of mxcompat does not take is unsupported
 when MXNet 1.9.1's operator takes it (mxcompat raises NotImplementedError naming both), else not
 an MXNet 1.9.1 API; one a Python callable of mxcompat does not take is unsupported (TypeError:
-MXNet's Python signatures are not in the API table). A name mxcompat defines as a stub raising NotImplementedError (the
+MXNet's Python signatures are not in the API table -- the parameter names of its 2,700
+non-operator functions and constructors would about double it -- so such a keyword is not told
+apart from one MXNet's callable rejects too). A name mxcompat defines as a stub raising NotImplementedError (the
 names of ``mxcompat/ndarray/unsupported.py``, sparse storage, ...) is unsupported with the
 message mxcompat raises; so is a name of MXNet 1.9.1 that mxcompat does not define (its
 modules raise NotImplementedError naming it: ``mxcompat/utils/mxnet_api.py``). A name that
