@@ -1335,6 +1335,7 @@ class HybridBlock(Block):
             raise ValueError('Must specify "backend" to optimize_for')
         self.hybridize(True, backend, clear, static_alloc, static_shape,
                        inline_limit, forward_bulk_size, backward_bulk_size)
+        x, *args = _wrap_tensors([x] + list(args), set())
         has_symbol, has_ndarray, ctx_set, _ = _gather_type_ctx_info([x] + list(args))
         if not has_symbol and not has_ndarray:
             raise ValueError('In HybridBlock, there must be one NDArray or one Symbol in the '
@@ -1517,7 +1518,8 @@ class HybridBlock(Block):
                                  ' types for the input. Please check the type of the args.\n')
             if not has_symbol and not has_ndarray:
                 raise ValueError('In HybridBlock, there must be one NDArray or one Symbol in '
-                                 'the input. Please check the type of the args.\n')
+                                 'the input. Please check the type of the args (to pass '
+                                 'torch.Tensors, call the block itself: net(x)).\n')
         if has_ndarray:
             if self._active and ctx_set is not None and len(ctx_set) > 1:
                 raise ValueError('Find multiple contexts in the input, '
