@@ -3,7 +3,6 @@ gluon/blocks/parameters writes ``net[0].weight.data()[:] += 1``). Outside ``auto
 each statement updates the parameter in place, visible through ``param.data()`` and in the next
 forward and backward; inside ``record()`` MXNet raises MXNetError. The same ``run(mx)`` executes
 under mxcompat in tests/test_param_inplace.py."""
-import json
 import os
 import zlib
 
@@ -88,10 +87,7 @@ def run(mx):
 
 
 def write(mx, outdir):
+    from scripts.make_fixtures import _atomic_savez, _atomic_json
     out, errors = run(mx)
-    tmp = os.path.join(outdir, 'param_inplace.tmp.npz')
-    np.savez_compressed(tmp, **out)
-    os.replace(tmp, os.path.join(outdir, 'param_inplace.npz'))
-    with open(os.path.join(outdir, 'errors.json.tmp'), 'w') as f:
-        json.dump(errors, f, indent=1, sort_keys=True)
-    os.replace(os.path.join(outdir, 'errors.json.tmp'), os.path.join(outdir, 'errors.json'))
+    _atomic_savez(os.path.join(outdir, 'param_inplace.npz'), out)
+    _atomic_json(os.path.join(outdir, 'errors.json'), errors)
