@@ -388,3 +388,47 @@ def test_bad_input():
     hh.hybridize()
     with pytest.raises(MXNetError, match=r"'lin' is a torch.nn.Module .*hybridize\(\) on them"):
         hh(mx.nd.ones((1, 3)))
+
+
+class _Forward2x(gluon.HybridBlock):
+    """An MXNet 2.x-style block (``forward`` instead of ``hybrid_forward``)."""
+    def __init__(self):
+        super(_Forward2x, self).__init__(prefix='f2x_')
+        with self.name_scope():
+            self.dense = nn.Dense(2, in_units=3)
+
+    def forward(self, x):
+        return self.dense(x) * 2
+
+
+@pytest.mark.parametrize('kind', ['hybrid_forward', 'forward', 'symbolblock', 'sequential'])
+@pytest.mark.parametrize('hybridize', [False, True])
+def test_blocks_take_torch_tensors(kind, hybridize):
+    if kind == 'hybrid_forward':
+        net, scale = nn.Dense(2, in_units=3, prefix='fc_'), 1.0
+    elif kind == 'forward':
+        net, scale = _Forward2x(), 2.0
+    elif kind == 'symbolblock':
+        data = mx.sym.var('data')
+        net = gluon.SymbolBlock(mx.sym.FullyConnected(data, num_hidden=2, name='fc'), data)
+        scale = 1.0
+    else:
+        net, scale = nn.Sequential(prefix='seq_'), 1.0
+        with net.name_scope():
+            net.add(nn.Dense(2, in_units=3))
+    net.initialize()
+    params = list(net.collect_params().values())
+    weight, bias = _seeded('w', (2, 3)), _seeded('b', (2,))
+    params[0].set_data(mx.nd.array(weight))
+    params[1].set_data(mx.nd.array(bias))
+    if hybridize:
+        (net[0] if kind == 'sequential' else net).hybridize()
+    x = _seeded('x', (4, 3))
+    xt = torch.tensor(x, requires_grad=True)
+    out = net(xt)
+    assert isinstance(out, torch.Tensor)
+    np.testing.assert_allclose(out.detach().numpy(), (x @ weight.T + bias) * scale, rtol=1e-5)
+    out.sum().backward()  # torch's autograd reaches the input and the Gluon parameters
+    np.testing.assert_allclose(xt.grad.numpy(), np.tile(weight.sum(0) * scale, (4, 1)),
+                               rtol=1e-5)
+    np.testing.assert_allclose(params[1].grad().asnumpy(), np.full(2, 4.0 * scale), rtol=1e-6)

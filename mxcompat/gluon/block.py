@@ -311,20 +311,20 @@ def _ndarrays_out(module, args, out):
     return None
 
 
-def _call_on_tensors(block, args, kwargs):
-    """Calls ``block`` on arguments holding ``torch.Tensor`` s: they run as NDArrays over the
-    same tensors (no copies; torch's autograd records through them), the NDArray outputs come
-    back as their tensors. Outside ``autograd.record()`` torch's mode of the block decides
-    MXNet's training mode (``block.train()``: Dropout and BatchNorm train; ``block.eval()``:
-    they predict)."""
+def _call_on_tensors(block, args, call):
+    """``call(*args)`` for ``block`` called on arguments holding ``torch.Tensor`` s: they run
+    as NDArrays over the same tensors (no copies; torch's autograd records through them), the
+    NDArray outputs come back as their tensors. Outside ``autograd.record()`` torch's mode of
+    the block decides MXNet's training mode (``block.train()``: Dropout and BatchNorm train;
+    ``block.eval()``: they predict)."""
     devices = set()
     args = _wrap_tensors(args, devices)
     _check_devices(block, devices)
     if autograd.is_recording():
-        out = _module_call(block, *args, **kwargs)
+        out = call(*args)
     else:
         with autograd.train_mode() if block.training else autograd.predict_mode():
-            out = _module_call(block, *args, **kwargs)
+            out = call(*args)
     return _unwrap_tree(out)
 
 
@@ -437,10 +437,10 @@ class Block(torch.nn.Module):
     def __call__(self, *args, **kwargs):
         """Calls forward. Called with ``torch.Tensor`` inputs (from torch code), the Block
         computes on them without copies and returns ``torch.Tensor`` outputs; see
-        :func:`_call_on_tensors`."""
+        :func:`_call_on_tensors` (HybridBlocks check their inputs' types in ``forward``)."""
         if args and type(args[0]) is NDArray or not _holds_tensor(args):
             return _module_call(self, *args, **kwargs)
-        return _call_on_tensors(self, args, kwargs)
+        return _call_on_tensors(self, args, lambda *a: _module_call(self, *a, **kwargs))
 
     def _order_torch_params(self):
         """Keep torch's parameter order the order of ``_reg_params`` (the order MXNet
@@ -1100,6 +1100,8 @@ class HybridBlock(Block):
     graph runs as one generated function of direct torch calls; ``hybridize(compile=True)``
     (or a torch.compile ``backend=`` / ``mode=``) also wraps it with ``torch.compile``.
     """
+    __call__ = _module_call  # forward classifies the inputs, torch tensors included
+
     def __init__(self, prefix=None, params=None):
         super(HybridBlock, self).__init__(prefix=prefix, params=params)
         self._cached_graph = ()
@@ -1512,14 +1514,15 @@ class HybridBlock(Block):
             if args and self._active:
                 ctx_set = {x.context}.union([a.context for a in args])
         else:
+            if _holds_tensor((x,) + args):
+                return _call_on_tensors(self, (x,) + args, self.forward)
             has_symbol, has_ndarray, ctx_set, ctx = _gather_type_ctx_info([x] + list(args))
             if has_symbol and has_ndarray:
                 raise ValueError('In HybridBlock, we do not support mixed NDArrays and Symbols'
                                  ' types for the input. Please check the type of the args.\n')
             if not has_symbol and not has_ndarray:
                 raise ValueError('In HybridBlock, there must be one NDArray or one Symbol in '
-                                 'the input. Please check the type of the args (to pass '
-                                 'torch.Tensors, call the block itself: net(x)).\n')
+                                 'the input. Please check the type of the args.\n')
         if has_ndarray:
             if self._active and ctx_set is not None and len(ctx_set) > 1:
                 raise ValueError('Find multiple contexts in the input, '
@@ -1576,6 +1579,8 @@ def _traced_forward(fwd):
     @functools.wraps(fwd)
     def forward(self, *args):
         has_symbol, has_ndarray, _, ctx = _gather_type_ctx_info(list(args))
+        if not (has_symbol or has_ndarray) and _holds_tensor(args):
+            return _call_on_tensors(self, args, self.forward)
         if has_symbol:
             prev = _TRACE.active
             _TRACE.active = True
@@ -1812,6 +1817,8 @@ class SymbolBlock(HybridBlock):
                 return self._call_cached_op(x, *args)
             finally:
                 Context._default_ctx.value = prev
+        if _holds_tensor((x,) + args):
+            return _call_on_tensors(self, (x,) + args, self.forward)
         assert isinstance(x, Symbol), \
             'HybridBlock requires the first argument to forward be either ' \
             'Symbol or NDArray, but got %s' % type(x)
