@@ -333,6 +333,7 @@ def test_torch_module_buffers(tmp_path):
     after = net.collect_params()['bnnet_bn_running_mean']
     assert after is before and after.dtype == np.float64
     assert after.data().to_torch() is net.bn.running_mean
+    assert net.collect_params()['bnnet_bn_weight'].dtype == np.float64  # changed in place
 
 
 def test_shared_torch_tensor_is_one_parameter():
@@ -432,3 +433,23 @@ def test_blocks_take_torch_tensors(kind, hybridize):
     np.testing.assert_allclose(xt.grad.numpy(), np.tile(weight.sum(0) * scale, (4, 1)),
                                rtol=1e-5)
     np.testing.assert_allclose(params[1].grad().asnumpy(), np.full(2, 4.0 * scale), rtol=1e-6)
+
+
+def test_rnn_layer_takes_torch_tensors():
+    """A fused LSTM called with a torch tensor and no states starts from zero states, as with
+    NDArrays; by hand: one step of the LSTM equations (gates i, f, g, o) from zero states."""
+    layer = gluon.rnn.LSTM(2, input_size=3, prefix='lstm_')
+    layer.initialize()
+    for name, p in layer.collect_params().items():
+        p.set_data(mx.nd.array(_seeded(name, p.shape)))
+    x = _seeded('x', (1, 1, 3))
+    out = layer(torch.tensor(x))
+    assert isinstance(out, torch.Tensor)
+    gates = x[0] @ _seeded('lstm_l0_i2h_weight', (8, 3)).T + _seeded('lstm_l0_i2h_bias', (8,)) \
+        + _seeded('lstm_l0_h2h_bias', (8,))
+    i, f, g, o = np.split(gates[0], 4)
+
+    def sigmoid(v):
+        return 1 / (1 + np.exp(-v))
+    h = sigmoid(o) * np.tanh(sigmoid(i) * np.tanh(g))
+    np.testing.assert_allclose(out.detach().numpy()[0, 0], h, rtol=1e-5, atol=1e-6)

@@ -1617,14 +1617,15 @@ def _traced_forward(fwd):
 
 def _check_no_torch_modules(block):
     """MXNetError naming the fix when a torch.nn.Module is part of the HybridBlock ``block``
-    being hybridized: torch modules compute on tensors and cannot be traced into a Symbol."""
+    being traced: torch modules compute on tensors and cannot be traced into a Symbol."""
     for name, module in block.named_modules():
         if not isinstance(module, Block):
             raise MXNetError(
-                "HybridBlock '%s' cannot be hybridized: its child '%s' is a torch.nn.Module (%s), "
-                "which cannot be part of a Symbol graph: hybridize the Gluon children (call "
-                "hybridize() on them) and leave '%s' imperative"
-                % (block.name, name, type(module).__name__, block.name))
+                "HybridBlock '%s' cannot be traced into a Symbol (by hybridize() or to infer "
+                "deferred parameter shapes): its child '%s' is a torch.nn.Module (%s), which "
+                "computes on tensors only. Hybridize the Gluon children (call hybridize() on "
+                "them) and leave '%s' imperative, and give its Gluon layers their input sizes "
+                "(in_units, in_channels)" % (block.name, name, type(module).__name__, block.name))
 
 
 def _tag_context(out, ctx):

@@ -649,8 +649,9 @@ class TorchParameter(Parameter):
     ``load_parameters`` store them under their structural names (``'encoder.linear1.weight'``).
     The data NDArray shares the torch tensor (no copy): the torch module and Gluon see the
     same values. A torch parameter gets ``grad_req='write'`` (``'null'`` when it does not
-    require grad); a buffer gets ``grad_req='null'``, as MXNet's auxiliary states do, so
-    Trainer leaves it to the module that updates it.
+    require grad): from then on each backward overwrites its ``.grad`` as MXNet does (set
+    ``grad_req='add'`` to accumulate as torch does). A buffer gets ``grad_req='null'``, as
+    MXNet's auxiliary states do, so Trainer leaves it to the module that updates it.
 
     torch initialized the tensor, so ``initialize()`` leaves its value, ``force_reinit=True``
     included (call the module's ``reset_parameters()`` or ``set_data`` to change it). It has
@@ -677,14 +678,14 @@ class TorchParameter(Parameter):
         return s.format(name=self.name, shape=self.shape, dtype=self.dtype)
 
     def _bind(self, tensor):
-        """Share ``tensor`` (again: torch replaces a buffer on ``module.to()``)."""
-        if self._data is not None and self._data[0]._t is tensor:
-            return
+        """Share ``tensor``: follow its shape, dtype and device (``module.to()`` changes a
+        parameter in place, and replaces a buffer with a new tensor)."""
         self._shape = tuple(tensor.shape)
         self._dtype = torch_to_np_type(tensor.dtype)
         self._set_ctx_list([context_of_device(tensor.device)])
-        self._data = [wrap(tensor)]
-        self._init_grad()
+        if self._data is None or self._data[0]._t is not tensor:
+            self._data = [wrap(tensor)]
+            self._init_grad()
 
     def _check_ctx(self, ctx, what):
         if ctx is None:
