@@ -250,6 +250,21 @@ def test_torch_export_of_hybridized_model_zoo_network():
     np.testing.assert_allclose(got.detach().numpy(), want, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.filterwarnings('ignore:`torch.jit.trace')
+def test_torch_export_before_deferred_initialization():
+    net = W.build(mx, 'resnet18_v1', classes=10)
+    net.initialize()
+    net.hybridize()
+    x = torch.from_numpy(W.forward_input('resnet18_v1'))
+    with pytest.raises(MXNetError, match='call it once on a real input before torch.export'):
+        torch.export.export(net.eval(), (x,))
+    with pytest.raises(MXNetError, match='deferred initialization'):
+        torch.jit.trace(net, (x,))
+    out = net(x)  # the parameters were left alone: a real call initializes them
+    assert isinstance(out, torch.Tensor) and type(net.output.weight.data().to_torch()) is \
+        torch.nn.Parameter
+
+
 class _BNNet(gluon.Block):
     def __init__(self):
         super(_BNNet, self).__init__(prefix='bnnet_')

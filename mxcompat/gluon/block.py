@@ -320,6 +320,13 @@ def _call_on_tensors(block, args, call):
     devices = set()
     args = _wrap_tensors(args, devices)
     _check_devices(block, devices)
+    if (torch.compiler.is_compiling() or torch.jit.is_tracing()) and \
+            any(p._deferred_init for p in block.collect_params().values()):
+        # the parameters would be created from the tracer's placeholder tensors
+        raise MXNetError("%s '%s' has parameters whose shapes are not known yet (deferred "
+                         'initialization): call it once on a real input before torch.export, '
+                         'torch.compile or torch.jit.trace, or give its layers their input '
+                         'sizes (in_units, in_channels)' % (type(block).__name__, block.name))
     if autograd.is_recording():
         out = call(*args)
     else:
