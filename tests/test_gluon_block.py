@@ -324,7 +324,8 @@ def test_torch_module_child_of_block():
     net.initialize()
     names = [k for k, _ in net.named_parameters()]
     assert names == ['dense.weight', 'dense.bias', 'torch_head.weight', 'torch_head.bias']
-    assert list(net.collect_params().keys()) == ['mixed_dense0_weight', 'mixed_dense0_bias']
+    assert list(net.collect_params().keys()) == ['mixed_dense0_weight', 'mixed_dense0_bias',
+                                                 'mixed_torch_head_weight', 'mixed_torch_head_bias']
     assert '(torch_head): Linear(in_features=3, out_features=2, bias=True)' in repr(net)
     x = mx.nd.ones((2, 4))
     want = lin(torch.nn.functional.linear(x.to_torch(), net.dense.weight.data().to_torch(),

@@ -22,13 +22,14 @@ from collections.abc import MutableMapping
 import numpy as np
 import torch
 
-from .. import initializer, ndarray, symbol, name as _name
+from .. import autograd, initializer, ndarray, symbol, name as _name
 from ..utils import fileio
 from ..base import mx_real_t, MXNetError, MXNetAssertionError, MXNetValueError, dtype_torch
-from ..context import Context, swap_context
-from ..ndarray.ndarray import NDArray, wrap
+from ..context import Context, swap_context, context_of_device
+from ..ndarray.ndarray import NDArray, wrap, _unwrap_tree
 from ..symbol import Symbol, load_json
-from .parameter import Parameter, ParameterDict, DeferredInitializationError, _TRACE
+from .parameter import Parameter, TorchParameter, ParameterDict, DeferredInitializationError, \
+    _TRACE
 from .utils import _indent, _brief_print_list, HookHandle, _check_same_symbol_type
 
 __all__ = ['Block', 'HybridBlock', 'SymbolBlock']
@@ -182,6 +183,8 @@ class _Children(MutableMapping):
         return value
 
     def __setitem__(self, key, value):
+        if not isinstance(value, Block):
+            _adopt_torch_module(value)
         self._modules[key] = value
 
     def __delitem__(self, key):
@@ -229,6 +232,108 @@ class _RegParams(dict):
 
 
 _TORCH_MANAGED = (torch.nn.Module, torch.Tensor)
+
+_module_call = torch.nn.Module.__call__
+
+
+def _holds_tensor(args):
+    """Whether the (nested) arguments hold a ``torch.Tensor``."""
+    for a in args:
+        if isinstance(a, torch.Tensor) or \
+                isinstance(a, (list, tuple)) and _holds_tensor(a):
+            return True
+    return False
+
+
+def _wrap_tensors(args, devices):
+    """The (nested) arguments with each ``torch.Tensor`` wrapped as an NDArray (no copy);
+    adds the tensors' devices to ``devices``."""
+    if isinstance(args, torch.Tensor):
+        devices.add(args.device)
+        return wrap(args)
+    if isinstance(args, (list, tuple)):
+        return type(args)(_wrap_tensors(a, devices) for a in args)
+    return args
+
+
+def _check_devices(block, devices):
+    """MXNetError naming the fix when the input tensors are on several devices, on a device
+    mxcompat has no Context for, or on another device than the block's parameters."""
+    name = "%s '%s'" % (type(block).__name__, block.name)
+    if len(devices) > 1:
+        raise MXNetError('%s was called with torch tensors on several devices (%s): move them '
+                         'to one device with tensor.to(device)'
+                         % (name, ', '.join(sorted(str(d) for d in devices))))
+    device, = devices
+    if device.type not in ('cpu', 'cuda'):
+        raise MXNetError("%s was called with a torch.Tensor on device '%s', which has no MXNet "
+                         "Context: move it to the block's device with tensor.to('cpu') or "
+                         "tensor.to('cuda')" % (name, device))
+    first = next(block.parameters(), None)
+    if first is None or first.device == device:
+        return
+    ctx = context_of_device(device)
+    if any(ctx in (p._ctx_list or ()) for p in block.collect_params().values()):
+        return  # one of several copies (initialize(ctx=[...]))
+    raise MXNetError("%s was called with a torch.Tensor on %s, but its parameters are on %s: "
+                     "move the input with tensor.to('%s') (or the model to the input's device "
+                     "with net.collect_params().reset_ctx(ctx) and module.to(device))"
+                     % (name, device, first.device, first.device))
+
+
+def _adopt_torch_module(module):
+    """Let Gluon code call the torch module ``module`` (a child of a Block) with NDArrays:
+    they reach its ``forward`` as their tensors, its tensor outputs come back as NDArrays (no
+    copies), and it runs in MXNet's mode (``train()`` while ``autograd.is_training()``, as
+    inside ``autograd.record()``; ``eval()`` otherwise)."""
+    if not module.__dict__.get('_mx_adopted'):
+        module.register_forward_pre_hook(_ndarrays_in)
+        module.register_forward_hook(_ndarrays_out)
+        module.__dict__['_mx_adopted'] = True
+
+
+def _ndarrays_in(module, args):
+    """Forward pre-hook of an adopted torch module: NDArray inputs become their tensors."""
+    called_with_nd = any(isinstance(a, NDArray) or isinstance(a, (list, tuple)) and
+                         any(isinstance(i, NDArray) for i in a) for a in args)
+    module.__dict__['_mx_nd_call'] = called_with_nd
+    if not called_with_nd:
+        return None
+    training = autograd.is_training()
+    if module.training != training:
+        module.train(training)
+    return _unwrap_tree(args)
+
+
+def _ndarrays_out(module, args, out):
+    """Forward hook of an adopted torch module: called with NDArrays, it returns NDArrays."""
+    if module.__dict__.pop('_mx_nd_call', False):
+        return _wrap_tensors(out, set())
+    return None
+
+
+def _call_on_tensors(block, args, call):
+    """``call(*args)`` for ``block`` called on arguments holding ``torch.Tensor`` s: they run
+    as NDArrays over the same tensors (no copies; torch's autograd records through them), the
+    NDArray outputs come back as their tensors. Outside ``autograd.record()`` torch's mode of
+    the block decides MXNet's training mode (``block.train()``: Dropout and BatchNorm train;
+    ``block.eval()``: they predict)."""
+    devices = set()
+    args = _wrap_tensors(args, devices)
+    _check_devices(block, devices)
+    if (torch.compiler.is_compiling() or torch.jit.is_tracing()) and \
+            any(p._deferred_init for p in block.collect_params().values()):
+        # the parameters would be created from the tracer's placeholder tensors
+        raise MXNetError("%s '%s' has parameters whose shapes are not known yet (deferred "
+                         'initialization): call it once on a real input before torch.export, '
+                         'torch.compile or torch.jit.trace, or give its layers their input '
+                         'sizes (in_units, in_channels)' % (type(block).__name__, block.name))
+    if autograd.is_recording():
+        out = call(*args)
+    else:
+        with autograd.train_mode() if block.training else autograd.predict_mode():
+            out = call(*args)
+    return _unwrap_tree(out)
 
 
 class Block(torch.nn.Module):
@@ -325,6 +430,8 @@ class Block(torch.nn.Module):
             object.__setattr__(self, name, _RegParams(self, value))
         elif isinstance(value, _TORCH_MANAGED) or name in self._parameters or \
                 name in self._modules or name in self._buffers:
+            if isinstance(value, torch.nn.Module):
+                _adopt_torch_module(value)
             torch.nn.Module.__setattr__(self, name, value)
         else:
             object.__setattr__(self, name, value)
@@ -334,6 +441,14 @@ class Block(torch.nn.Module):
             object.__delattr__(self, name)  # as in MXNet, a child stays registered
         else:
             torch.nn.Module.__delattr__(self, name)
+
+    def __call__(self, *args, **kwargs):
+        """Calls forward. Called with ``torch.Tensor`` inputs (from torch code), the Block
+        computes on them without copies and returns ``torch.Tensor`` outputs; see
+        :func:`_call_on_tensors` (HybridBlocks check their inputs' types in ``forward``)."""
+        if args and type(args[0]) is NDArray or not _holds_tensor(args):
+            return _module_call(self, *args, **kwargs)
+        return _call_on_tensors(self, args, lambda *a: _module_call(self, *a, **kwargs))
 
     def _order_torch_params(self):
         """Keep torch's parameter order the order of ``_reg_params`` (the order MXNet
@@ -444,17 +559,69 @@ class Block(torch.nn.Module):
             pattern = re.compile(select)
             ret.update({name: value for name, value in self.params.items()
                         if pattern.match(name)})
-        for cld in self._children.values():
-            ret.update(cld.collect_params(select=select))
+        by_tensor = {}
+        for key, cld in self._modules.items():
+            if isinstance(cld, Block):
+                ret.update(cld.collect_params(select=select))
+            elif cld is not None:
+                torch_params, torch_blocks = self._torch_members(key, cld, by_tensor)
+                ret.update({p.name: p for _, p in torch_params
+                            if not select or pattern.match(p.name)})
+                for _, blk in torch_blocks:
+                    ret.update(blk.collect_params(select=select))
         return ret
 
     def _collect_params_with_prefix(self, prefix=''):
         if prefix:
             prefix += '.'
         ret = {prefix + key: val for key, val in self._reg_params.items()}
-        for name, child in self._children.items():
-            ret.update(child._collect_params_with_prefix(prefix + name))
+        by_tensor = {}
+        for name, child in self._modules.items():
+            if isinstance(child, Block):
+                ret.update(child._collect_params_with_prefix(prefix + name))
+            elif child is not None:
+                torch_params, torch_blocks = self._torch_members(name, child, by_tensor)
+                ret.update({prefix + key: p for key, p in torch_params})
+                for key, blk in torch_blocks:
+                    ret.update(blk._collect_params_with_prefix(prefix + key))
         return ret
+
+    def _torch_members(self, name, module, by_tensor):
+        """What the ``torch.nn.Module`` child ``name`` of this Block holds, down to the next
+        Blocks: ``([(structural name, TorchParameter)], [(structural name, Block)])``. Its
+        parameters and persistent buffers become TorchParameters named ``prefix + structural
+        name`` (dots as '_'), kept for the Block's life; a tensor held under several names is
+        one TorchParameter (``by_tensor`` maps the ids of the tensors seen so far to theirs).
+        """
+        params, blocks = [], []
+        cache = self.__dict__.setdefault('_torch_params', {})
+
+        def walk(prefix, module):
+            skip = module._non_persistent_buffers_set
+            for tensors, buffer in ((module._parameters, False), (module._buffers, True)):
+                for key, t in tensors.items():
+                    if t is None or buffer and key in skip:
+                        continue
+                    name = prefix + key
+                    param = by_tensor.get(id(t))
+                    if param is None:
+                        param = cache.get(name)
+                        if param is None or param._differentiable == buffer:
+                            param = TorchParameter(self.prefix + name.replace('.', '_'), t,
+                                                   buffer)
+                        else:
+                            param._bind(t)
+                        by_tensor[id(t)] = param
+                    cache[name] = param
+                    params.append((name, param))
+            for key, child in module._modules.items():
+                if isinstance(child, Block):
+                    blocks.append((prefix + key, child))
+                elif child is not None:
+                    walk(prefix + key + '.', child)
+
+        walk(name + '.', module)
+        return params, blocks
 
     def save_parameters(self, filename, deduplicate=False):
         """Save parameters to file.
@@ -945,6 +1112,8 @@ class HybridBlock(Block):
     graph runs as one generated function of direct torch calls; ``hybridize(compile=True)``
     (or a torch.compile ``backend=`` / ``mode=``) also wraps it with ``torch.compile``.
     """
+    __call__ = _module_call  # forward classifies the inputs, torch tensors included
+
     def __init__(self, prefix=None, params=None):
         super(HybridBlock, self).__init__(prefix=prefix, params=params)
         self._cached_graph = ()
@@ -995,6 +1164,7 @@ class HybridBlock(Block):
                     flatten_inputs.append(None)
             grouped_inputs = _regroup(flatten_inputs, self._in_format)
             params = {i: j.var() for i, j in self._reg_params.items()}
+            _check_no_torch_modules(self)
             with self.name_scope():
                 out = self._trace(grouped_inputs, params)
             out, self._out_format = _flatten(out, 'output')
@@ -1179,6 +1349,7 @@ class HybridBlock(Block):
             raise ValueError('Must specify "backend" to optimize_for')
         self.hybridize(True, backend, clear, static_alloc, static_shape,
                        inline_limit, forward_bulk_size, backward_bulk_size)
+        x, *args = _wrap_tensors([x] + list(args), set())
         has_symbol, has_ndarray, ctx_set, _ = _gather_type_ctx_info([x] + list(args))
         if not has_symbol and not has_ndarray:
             raise ValueError('In HybridBlock, there must be one NDArray or one Symbol in the '
@@ -1357,6 +1528,8 @@ class HybridBlock(Block):
             if args and self._active:
                 ctx_set = {x.context}.union([a.context for a in args])
         else:
+            if _holds_tensor((x,) + args):
+                return _call_on_tensors(self, (x,) + args, self.forward)
             has_symbol, has_ndarray, ctx_set, ctx = _gather_type_ctx_info([x] + list(args))
             if has_symbol and has_ndarray:
                 raise ValueError('In HybridBlock, we do not support mixed NDArrays and Symbols'
@@ -1420,6 +1593,8 @@ def _traced_forward(fwd):
     @functools.wraps(fwd)
     def forward(self, *args):
         has_symbol, has_ndarray, _, ctx = _gather_type_ctx_info(list(args))
+        if not (has_symbol or has_ndarray) and _holds_tensor(args):
+            return _call_on_tensors(self, args, self.forward)
         if has_symbol:
             prev = _TRACE.active
             _TRACE.active = True
@@ -1452,6 +1627,19 @@ def _traced_forward(fwd):
             return fwd(self, *args)
     forward._mx_user_forward = fwd
     return forward
+
+
+def _check_no_torch_modules(block):
+    """MXNetError naming the fix when a torch.nn.Module is part of the HybridBlock ``block``
+    being traced: torch modules compute on tensors and cannot be traced into a Symbol."""
+    for name, module in block.named_modules():
+        if not isinstance(module, Block):
+            raise MXNetError(
+                "HybridBlock '%s' cannot be traced into a Symbol (by hybridize() or to infer "
+                "deferred parameter shapes): its child '%s' is a torch.nn.Module (%s), which "
+                "computes on tensors only. Hybridize the Gluon children (call hybridize() on "
+                "them) and leave '%s' imperative, and give its Gluon layers their input sizes "
+                "(in_units, in_channels)" % (block.name, name, type(module).__name__, block.name))
 
 
 def _tag_context(out, ctx):
@@ -1646,6 +1834,8 @@ class SymbolBlock(HybridBlock):
                 return self._call_cached_op(x, *args)
             finally:
                 Context._default_ctx.value = prev
+        if _holds_tensor((x,) + args):
+            return _call_on_tensors(self, (x,) + args, self.forward)
         assert isinstance(x, Symbol), \
             'HybridBlock requires the first argument to forward be either ' \
             'Symbol or NDArray, but got %s' % type(x)

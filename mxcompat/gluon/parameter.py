@@ -17,14 +17,14 @@ import torch
 
 from .. import initializer, symbol
 from ..autograd import mark_tensor
-from ..base import MXNetError, MXNetAssertionError, mx_real_t, dtype_torch
+from ..base import MXNetError, MXNetAssertionError, mx_real_t, dtype_torch, torch_to_np_type
 from ..context import Context, cpu, current_context, context_of_device
 from ..ndarray.ndarray import NDArray, wrap, array as _nd_array
 from ..symbol import Symbol
 from .utils import _indent, _brief_print_list, shape_is_known
 
-__all__ = ['DeferredInitializationError', 'Parameter', 'Constant', 'ParameterDict',
-           'tensor_types']
+__all__ = ['DeferredInitializationError', 'Parameter', 'TorchParameter', 'Constant',
+           'ParameterDict', 'tensor_types']
 
 tensor_types = (Symbol, NDArray)
 
@@ -437,13 +437,7 @@ class Parameter(object):
         old = self._data
         reuse = old is not None and self._ctx_list == ctx_list and \
             all(d._t.shape == src.shape and d._t.dtype == src.dtype for d in old)
-        self._ctx_list = ctx_list
-        self._ctx_map = [[], []]
-        for i, ctx in enumerate(ctx_list):
-            dev_list = self._ctx_map[ctx.device_typeid & 1]
-            while len(dev_list) <= ctx.device_id:
-                dev_list.append(None)
-            dev_list[ctx.device_id] = i
+        self._set_ctx_list(ctx_list)
         if reuse:  # re-initialization keeps the tensors a torch optimizer may hold
             with torch.no_grad():
                 for d in old:
@@ -457,6 +451,16 @@ class Parameter(object):
                     d._t.requires_grad_(False)
         self._init_grad()
         self._publish()
+
+    def _set_ctx_list(self, ctx_list):
+        """The contexts of the copies, and the map from a context to its copy."""
+        self._ctx_list = ctx_list
+        self._ctx_map = [[], []]
+        for i, ctx in enumerate(ctx_list):
+            dev_list = self._ctx_map[ctx.device_typeid & 1]
+            while len(dev_list) <= ctx.device_id:
+                dev_list.append(None)
+            dev_list[ctx.device_id] = i
 
     def _init_grad(self):
         """Initialize grad buffers (and mark the tensors for autograd)."""
@@ -636,6 +640,75 @@ class Parameter(object):
                 block._order_torch_params()
                 live.append((ref, name))
         self._owners = live
+
+
+class TorchParameter(Parameter):
+    """A Parameter over a tensor that a ``torch.nn.Module`` child of a Block owns: one of its
+    parameters, or one of its persistent buffers (such as BatchNorm's running statistics).
+
+    ``Block.collect_params()`` lists these next to the Gluon Parameters so that
+    ``gluon.Trainer`` updates them with MXNet's update rules and ``save_parameters`` /
+    ``load_parameters`` store them under their structural names (``'encoder.linear1.weight'``).
+    The data NDArray shares the torch tensor (no copy): the torch module and Gluon see the
+    same values. A torch parameter gets ``grad_req='write'`` (``'null'`` when it does not
+    require grad): from then on each backward overwrites its ``.grad`` as MXNet does (set
+    ``grad_req='add'`` to accumulate as torch does). A buffer gets ``grad_req='null'``, as
+    MXNet's auxiliary states do, so Trainer leaves it to the module that updates it.
+
+    torch initialized the tensor, so ``initialize()`` leaves its value, ``force_reinit=True``
+    included (call the module's ``reset_parameters()`` or ``set_data`` to change it). It has
+    one copy, on the device torch put it on: move it with the module's ``.to(device)``.
+
+    Parameters
+    ----------
+    name : str
+        Name of this parameter.
+    tensor : torch.Tensor
+        The tensor the torch module owns.
+    buffer : bool, default False
+        Whether the tensor is a buffer (state that is not trained) rather than a parameter.
+    """
+    def __init__(self, name, tensor, buffer=False):
+        super(TorchParameter, self).__init__(
+            name, grad_req='write' if tensor.requires_grad else 'null',
+            shape=tuple(tensor.shape), dtype=torch_to_np_type(tensor.dtype),
+            differentiable=not buffer)
+        self._bind(tensor)
+
+    def __repr__(self):
+        s = 'TorchParameter {name} (shape={shape}, dtype={dtype})'
+        return s.format(name=self.name, shape=self.shape, dtype=self.dtype)
+
+    def _bind(self, tensor):
+        """Share ``tensor``: follow its shape, dtype and device (``module.to()`` changes a
+        parameter in place, and replaces a buffer with a new tensor)."""
+        self._shape = tuple(tensor.shape)
+        self._dtype = torch_to_np_type(tensor.dtype)
+        self._set_ctx_list([context_of_device(tensor.device)])
+        if self._data is None or self._data[0]._t is not tensor:
+            self._data = [wrap(tensor)]
+            self._init_grad()
+
+    def _check_ctx(self, ctx, what):
+        if ctx is None:
+            return
+        ctx = [ctx] if isinstance(ctx, Context) else list(ctx)
+        if ctx != self._ctx_list:
+            raise MXNetError(
+                "%s(ctx=%s): Parameter '%s' belongs to a torch.nn.Module and has one copy, on "
+                "%s; move the torch module with module.to(device) instead"
+                % (what, ctx, self.name, self._ctx_list[0]))
+
+    def initialize(self, init=None, ctx=None, default_init=initializer.Uniform(),
+                   force_reinit=False):
+        """Leaves the value torch initialized (``force_reinit`` included); ``ctx`` must be the
+        device the tensor is on."""
+        self._check_ctx(ctx, 'initialize')
+
+    def reset_ctx(self, ctx):
+        """Checks that ``ctx`` is the device of the tensor (move it with the torch module's
+        ``.to(device)``)."""
+        self._check_ctx(ctx, 'reset_ctx')
 
 
 class Constant(Parameter):

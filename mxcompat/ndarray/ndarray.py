@@ -830,13 +830,21 @@ def _inplace(self, other, fn):
     elif not isinstance(other, torch.Tensor):
         raise TypeError('type %s not supported' % str(type(other)))
     try:
-        if t.requires_grad and t.is_leaf:
+        if t.requires_grad and (t.is_leaf or t._base is not None and t._base.is_leaf):
+            # outside record() (checked above) MXNet writes in place without a graph: a
+            # Parameter's data, or a view of it such as ``w[0:1]``, is updated as plain data
             with torch.no_grad():
                 fn(t, other)
         else:
             fn(t, other)
     except RuntimeError as e:
-        raise (mixed_context_error(fn.__name__, (t, other)) or e) from None
+        err = mixed_context_error(fn.__name__, (t, other))
+        if err is None and isinstance(other, torch.Tensor) and other.dim() and \
+                torch.broadcast_shapes(t.shape, other.shape) != t.shape:
+            err = MXNetError('Shape inconsistent, Provided = %s, inferred shape=%s: the '
+                             'right-hand side of an in-place operator must broadcast to the '
+                             "left-hand side's shape" % (list(t.shape), list(other.shape)))
+        raise (err or e) from None
     return self
 
 

@@ -1,6 +1,8 @@
 """Fused recurrent layers (``mx.gluon.rnn.RNN/LSTM/GRU``), run by the ``RNN`` operator."""
 import re
 
+import torch
+
 from ... import ndarray
 from ...ndarray.ndarray import wrap
 from ...ops import rnn as rnn_op
@@ -191,9 +193,10 @@ class _RNNLayer(HybridBlock):
     def __call__(self, inputs, states=None, sequence_length=None, **kwargs):
         self.skip_states = states is None
         if states is None:
-            if isinstance(inputs, ndarray.NDArray):
-                batch_size = inputs.shape[self._layout.find('N')]
-                states = self.begin_state(batch_size, ctx=inputs.context, dtype=inputs.dtype)
+            like = wrap(inputs) if isinstance(inputs, torch.Tensor) else inputs
+            if isinstance(like, ndarray.NDArray):  # zero states as NDArrays, also for tensors
+                batch_size = like.shape[self._layout.find('N')]
+                states = self.begin_state(batch_size, ctx=like.context, dtype=like.dtype)
             else:
                 states = self.begin_state(0, func=rnn_cell._symbol_zeros(
                     inputs, self._layout.find('N'), 1))
