@@ -11,6 +11,7 @@ import itertools
 import torch
 
 from ..base import MXNetError, dtype_torch, dtype_np, dtype_from_flag, to_shape
+from .lowering import place
 
 __all__ = ['infer_shape', 'infer_type', 'run_meta', 'entry_shapes']
 
@@ -107,14 +108,8 @@ def _run_meta(node, in_shapes, in_dtypes, partial):
                    torch.float32)
     present = [torch.empty(s, dtype=d or fixed.get(j, default), device='meta')
                for j, (s, d) in enumerate(zip(in_shapes, in_dtypes))]
-    pos = op.call_positions(node.params)
-    if pos is None:
-        args = present
-    else:
-        args = [None] * len(op.inputs)
-        for p, a in zip(pos, present):
-            args[p] = a
     params = node.params
+    args = place(op, params, present)
     if not args and sized_by_consumers(params):
         shape = params.get('shape')
         if infers_range(params) or shape == ():
