@@ -108,9 +108,11 @@ class Executor:
         self.aux_arrays = _as_list_or_dict(aux_states, aux_names, 'aux_states') \
             if aux_names else []
         self._out_shapes = self._check_shapes()
-        self._params = _consumer_sized_params(symbol, dict(
+        # lowered at bind: the operators' implementations are those of the table now (a
+        # later mx.contrib.amp.init does not change a bound executor)
+        self._graph = Lowered(symbol, _consumer_sized_params(symbol, dict(
             [(n, a.shape) for n, a in zip(arg_names, self.arg_arrays)] +
-            [(n, a.shape) for n, a in zip(aux_names, self.aux_arrays) if a is not None]))
+            [(n, a.shape) for n, a in zip(aux_names, self.aux_arrays) if a is not None])))
         arg_index = {n: i for i, n in enumerate(arg_names)}
         aux_index = {n: i for i, n in enumerate(aux_names)}
         # (array, index of its gradient or -1) per graph input, in the lowered graph's order:
@@ -123,7 +125,6 @@ class Executor:
             else:
                 self._feed.append((self.aux_arrays[aux_index[name]], -1))
         self._needs_grad = any(r != 'null' for r in self._grad_req)
-        self._graph = None  # the lowered graph, made on the first forward
         self._outputs = None
         self._recorded = None
         self._heads = None
@@ -258,8 +259,6 @@ class Executor:
         else:
             ins = [a._t for a, _ in self._feed]
         graph = self._graph
-        if graph is None:
-            graph = self._graph = Lowered(self._symbol, self._params)
         prev_train = autograd.set_training(is_train)
         prev_grad = torch.is_grad_enabled()
         _set_grad_enabled(need_grad)
