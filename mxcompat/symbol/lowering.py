@@ -46,6 +46,12 @@ def place(op, params, inputs):
     return args
 
 
+def first_output(res):
+    """Output 0 of the result of an operator with hidden outputs (BatchNorm, Dropout, sort,
+    ...): that tensor, or the tuple of all outputs."""
+    return res if isinstance(res, torch.Tensor) else res[0]
+
+
 def _literal(value):
     """Whether the generated code can hold ``value`` as a literal."""
     kind = type(value)
@@ -116,12 +122,15 @@ class Lowered(object):
             fxn = graph.call_function(op.fn, tuple(args), kwargs)
             fxn.meta[_NODE] = node
             fxn.meta[_INPUTS] = ins
-            # an implementation returns a tuple where the node has several visible outputs,
-            # the tensor itself where it has one (hidden outputs are never consumed)
-            if node.num_visible_outputs() == 1:
-                values[(id(node), 0)] = fxn
-            else:
+            # an implementation returns the tuple of its outputs, or the tensor itself where
+            # there is one; hidden outputs are never consumed, and an operator with hidden
+            # outputs and one visible output may return either
+            if node.num_visible_outputs() > 1:
                 multi[id(node)] = fxn
+            elif node.num_outputs() > 1:
+                values[(id(node), 0)] = graph.call_function(first_output, (fxn,))
+            else:
+                values[(id(node), 0)] = fxn
         outs = []
         for node, k in symbol._outputs:
             v = value(node, k)
