@@ -336,13 +336,14 @@ def ones_like(data):
 
 
 # ------------------------------------------------------------------------------ casts
-@register('Cast', aliases=('cast',), params={'dtype': (DType, REQUIRED)}, infer_shape='same')
+@register('Cast', aliases=('cast',), params={'dtype': (DType, REQUIRED)}, infer_shape='same',
+          dtype_output=True)
 def cast(data, *, dtype):
     """Casts all elements of the input to a new type."""
     return data.to(dtype_torch(dtype), copy=True)
 
 
-@register('amp_cast', params={'dtype': (DType, REQUIRED)}, infer_shape='same')
+@register('amp_cast', params={'dtype': (DType, REQUIRED)}, infer_shape='same', dtype_output=True)
 def amp_cast(data, *, dtype):
     """Cast function between low precision float/FP32 used by AMP: arrays of other dtypes are
     returned unchanged."""

@@ -251,7 +251,8 @@ def pick(data, index, *, axis, keepdims, mode):
     return out if keepdims else out.squeeze(ax)
 
 
-@register('batch_take', inputs=('a', 'indices'), differentiable=False)
+@register('batch_take', inputs=('a', 'indices'), differentiable=False,
+          input_dtypes={'indices': 'int32'})
 def batch_take(a, indices):
     """Takes ``a[i, indices[i]]`` for each row ``i`` (deprecated: use pick)."""
     if a.dim() < 2:

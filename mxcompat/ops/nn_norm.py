@@ -129,7 +129,7 @@ def _mean_var_outputs(p):
     return 3 if p['output_mean_var'] else 1
 
 
-@register('BatchNorm',
+@register('BatchNorm', float32_params=True,
           input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
@@ -159,7 +159,7 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix
     return out, mean, invstd
 
 
-@register('BatchNorm_v1',
+@register('BatchNorm_v1', float32_params=True,
           input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
@@ -193,7 +193,7 @@ def _batch_norm_var_outputs(op, data, gamma, beta, moving_mean, moving_var, eps,
     return out, mean, invstd ** -2 - eps
 
 
-@register('_contrib_SyncBatchNorm',
+@register('_contrib_SyncBatchNorm', float32_params=True,
           input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,

@@ -69,11 +69,13 @@ class OpDef:
     __slots__ = ('name', 'fn', 'inputs', 'params', 'aliases', 'aux', 'num_outputs',
                  'num_visible_outputs', 'output_names', 'variadic', 'doc', 'key_var_num_args',
                  'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
-                 'writes_out', 'callers')
+                 'writes_out', 'callers', 'input_dtypes', 'float32_params', 'dtype_output',
+                 'keeps_size', 'concat_fill')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
-                 mutate, input_init=None, writes_out=False):
+                 mutate, input_init=None, writes_out=False, input_dtypes=None,
+                 float32_params=False, dtype_output=False, keeps_size=False, concat_fill=0):
         self.name = name
         self.fn = fn
         self.inputs = tuple(inputs)
@@ -93,6 +95,11 @@ class OpDef:
         self.input_init = dict(input_init or {})
         self.writes_out = writes_out
         self.callers = []
+        self.input_dtypes = dict(input_dtypes or {})
+        self.float32_params = float32_params
+        self.dtype_output = dtype_output
+        self.keeps_size = keeps_size
+        self.concat_fill = concat_fill
 
     def rebind(self, fn, imperative_fn=None):
         """Make ``fn`` the operator's implementation (``mx.contrib.amp.init`` does, to run it
@@ -261,7 +268,8 @@ _MONITOR_PREFIX = dict([(n, 'input') for n in _POSITIONAL_INPUTS] +
 def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_outputs=1,
              num_visible_outputs=None, output_names=None, key_var_num_args=None,
              input_rule=None, infer_shape=None, differentiable=True, mutate=(), input_init=None,
-             doc=None, writes_out=False):
+             doc=None, writes_out=False, input_dtypes=None, float32_params=False,
+             dtype_output=False, keeps_size=False, concat_fill=0):
     """Register a torch implementation as MXNet operator ``name``.
 
     Parameters
@@ -298,12 +306,27 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
         ``fn`` takes a keyword ``out_tensor``: the tensor of the array an ``mx.nd`` call passes
         as ``out=`` (None otherwise). It may write its result there and return that tensor
         (the optimizer updates write into their weight so, instead of copying a new one in).
+    input_dtypes : dict of str -> str, optional
+        Inputs whose type the operator fixes whatever the others are (MXNet's type rule gives
+        it to an input of unknown type): input name -> MXNet dtype name.
+    float32_params : bool
+        The inputs after the data are float32 when the data is float16 or bfloat16, and of
+        the data's type otherwise (MXNet's BatchNormType).
+    dtype_output : bool
+        The output's type is the ``dtype`` parameter, whatever the input's (a cast).
+    keeps_size : bool
+        The output has the input's number of elements (Reshape): shape inference solves one
+        unknown input dimension from a known output shape.
+    concat_fill : int
+        The operator joins its inputs along ``dim``: shape inference fills up to this many
+        inputs of unknown size along it from the output's, sharing what is left equally.
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
                    num_visible_outputs, output_names, fn.__doc__ if doc is None else doc,
                    key_var_num_args,
-                   input_rule, infer_shape, differentiable, mutate, input_init, writes_out)
+                   input_rule, infer_shape, differentiable, mutate, input_init, writes_out,
+                   input_dtypes, float32_params, dtype_output, keeps_size, concat_fill)
         for n in (name,) + tuple(aliases):
             if n in _OPS:
                 raise RuntimeError('operator %s registered twice' % n)

@@ -59,7 +59,7 @@ def _legacy_target_shape(src, target_shape, keep_highest):
     return tuple(out)
 
 
-@register('Reshape', aliases=('reshape',),
+@register('Reshape', aliases=('reshape',), keeps_size=True,
           params={'shape': (Shape, ()), 'reverse': (Bool, False), 'target_shape': (Shape, ()),
                   'keep_highest': (Bool, False)})
 def reshape(data, *, shape, reverse, target_shape, keep_highest):
@@ -348,14 +348,14 @@ def _concat(opname, tensors, dim):
 
 
 @register('Concat', inputs=('*data',), aliases=('concat',), key_var_num_args='num_args',
-          params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)})
+          params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=1)
 def concat(*data, num_args, dim):
     """Joins input arrays along a given axis."""
     return _concat('Concat', data, dim)
 
 
 @register('_rnn_param_concat', inputs=('*data',), key_var_num_args='num_args',
-          params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)})
+          params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=2)
 def rnn_param_concat(*data, num_args, dim):
     """Joins input arrays along a given axis (used to pack RNN parameters)."""
     return _concat('_rnn_param_concat', data, dim)
