@@ -59,7 +59,8 @@ def backward_index_copy():
     _bad_inputs('_contrib_backward_index_copy', 4)
 
 
-@register('_contrib_index_array', params={'axes': (Opt(Shape), None)}, differentiable=False)
+@register('_contrib_index_array', named_outputs=True,
+          params={'axes': (Opt(Shape), None)}, differentiable=False)
 def index_array(data, *, axes):
     """Returns an array of indexes of the input array.
 
@@ -247,7 +248,8 @@ def _merge_heads(t, batch):
 _HEADS = {'heads': (Int, REQUIRED)}
 
 
-@register('_contrib_interleaved_matmul_selfatt_qk', inputs=('queries_keys_values',),
+@register('_contrib_interleaved_matmul_selfatt_qk', named_outputs=True,
+          inputs=('queries_keys_values',),
           params=_HEADS)
 def interleaved_matmul_selfatt_qk(queries_keys_values, *, heads):
     """Compute the matrix multiplication between the projections of queries and keys in
@@ -262,7 +264,7 @@ def interleaved_matmul_selfatt_qk(queries_keys_values, *, heads):
     return torch.matmul(qkv[0] * scale, qkv[1].transpose(1, 2))
 
 
-@register('_contrib_interleaved_matmul_selfatt_valatt',
+@register('_contrib_interleaved_matmul_selfatt_valatt', named_outputs=True,
           inputs=('queries_keys_values', 'attention'), params=_HEADS)
 def interleaved_matmul_selfatt_valatt(queries_keys_values, attention, *, heads):
     """Compute the matrix multiplication between the projections of values and the attention
@@ -280,7 +282,8 @@ def interleaved_matmul_selfatt_valatt(queries_keys_values, attention, *, heads):
     return _merge_heads(torch.matmul(attention, v), b)
 
 
-@register('_contrib_interleaved_matmul_encdec_qk', inputs=('queries', 'keys_values'),
+@register('_contrib_interleaved_matmul_encdec_qk', named_outputs=True,
+          inputs=('queries', 'keys_values'),
           params=_HEADS)
 def interleaved_matmul_encdec_qk(queries, keys_values, *, heads):
     """Compute the matrix multiplication between the projections of queries and keys in
@@ -299,7 +302,8 @@ def interleaved_matmul_encdec_qk(queries, keys_values, *, heads):
     return torch.matmul(q * (1.0 / math.sqrt(q.shape[2])), k.transpose(1, 2))
 
 
-@register('_contrib_interleaved_matmul_encdec_valatt', inputs=('keys_values', 'attention'),
+@register('_contrib_interleaved_matmul_encdec_valatt', named_outputs=True,
+          inputs=('keys_values', 'attention'),
           params=_HEADS)
 def interleaved_matmul_encdec_valatt(keys_values, attention, *, heads):
     """Compute the matrix multiplication between the projections of values and the attention
@@ -332,7 +336,7 @@ def _fft_shape_check(opname, data):
                          % (opname, tuple(data.shape)))
 
 
-@register('_contrib_fft', params={'compute_size': (Int, 128)})
+@register('_contrib_fft', named_outputs=True, merges=False, params={'compute_size': (Int, 128)})
 def fft(data, *, compute_size):
     """Apply 1D FFT to input (GPU only, as in MXNet).
 
@@ -344,7 +348,7 @@ def fft(data, *, compute_size):
     return torch.view_as_real(out).reshape(*data.shape[:-1], 2 * data.shape[-1]).to(data.dtype)
 
 
-@register('_contrib_ifft', params={'compute_size': (Int, 128)})
+@register('_contrib_ifft', named_outputs=True, merges=False, params={'compute_size': (Int, 128)})
 def ifft(data, *, compute_size):
     """Apply 1D ifft to input (GPU only, as in MXNet).
 
@@ -362,7 +366,7 @@ def ifft(data, *, compute_size):
     return (torch.fft.ifft(z, dim=-1).real * n).to(data.dtype)
 
 
-@register('_contrib_count_sketch', inputs=('data', 'h', 's'),
+@register('_contrib_count_sketch', named_outputs=True, merges=False, inputs=('data', 'h', 's'),
           params={'out_dim': (Int, REQUIRED), 'processing_batch_size': (Int, 32)})
 def count_sketch(data, h, s, *, out_dim, processing_batch_size):
     """Apply CountSketch to input: map a d-dimension data to k-dimension data (GPU only, as in
@@ -385,7 +389,7 @@ def count_sketch(data, h, s, *, out_dim, processing_batch_size):
 # Hawkes process log likelihood
 # ---------------------------------------------------------------------------------------------
 
-@register('_contrib_hawkesll',
+@register('_contrib_hawkesll', named_outputs=True,
           inputs=('lda', 'alpha', 'beta', 'state', 'lags', 'marks', 'valid_length', 'max_time'),
           num_outputs=2, output_names=('output', 'out_state'))
 def hawkesll(lda, alpha, beta, state, lags, marks, valid_length, max_time):
@@ -462,7 +466,7 @@ def _mean_var_outputs(p):
     return 3 if p['output_mean_var'] else 1
 
 
-@register('_contrib_BatchNormWithReLU',
+@register('_contrib_BatchNormWithReLU', named_outputs=True,
           input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), params=_BN_PARAMS,
@@ -544,7 +548,7 @@ def _calib_out_type(out_type, min_calib_range):
 _CALIB = {'min_calib_range': (Opt(Float), None), 'max_calib_range': (Opt(Float), None)}
 
 
-@register('_contrib_quantize_v2',
+@register('_contrib_quantize_v2', merges=False,
           params=dict({'out_type': (Enum('auto', 'int8', 'uint8'), 'int8')}, **_CALIB),
           num_outputs=3, output_names=('output', 'min_output', 'max_output'),
           differentiable=False)
@@ -582,7 +586,7 @@ def quantize_v2(data, *, out_type, min_calib_range, max_calib_range):
     return (q,) + _range_outputs(lo, hi, dev)
 
 
-@register('_contrib_quantize_asym', params=_CALIB, num_outputs=3,
+@register('_contrib_quantize_asym', merges=False, params=_CALIB, num_outputs=3,
           output_names=('output', 'scale', 'shift'), differentiable=False)
 def quantize_asym(data, *, min_calib_range, max_calib_range):
     """Quantize a input tensor from float to uint8_t asymmetrically:
@@ -612,7 +616,7 @@ def quantize_asym(data, *, min_calib_range, max_calib_range):
     return (q,) + _range_outputs(scale, shift, dev)
 
 
-@register('_contrib_dequantize', inputs=('data', 'min_range', 'max_range'),
+@register('_contrib_dequantize', merges=False, inputs=('data', 'min_range', 'max_range'),
           params={'out_type': (Enum('float32'), 'float32')}, differentiable=False)
 def dequantize(data, min_range, max_range, *, out_type):
     """Dequantize the input tensor into a float tensor: ``data * max(|min|, |max|) / R`` with

@@ -103,7 +103,7 @@ def _foreach_shapes(in_shapes, p):
     return out
 
 
-@register('_foreach', inputs=('*data',), key_var_num_args='num_args',
+@register('_foreach', merges=False, inputs=('*data',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'num_outputs': (Int, REQUIRED),
                   'num_out_data': (Int, REQUIRED), 'in_state_locs': (Shape, REQUIRED),
                   'in_data_locs': (Shape, REQUIRED), 'remain_locs': (Shape, REQUIRED)},
@@ -149,7 +149,7 @@ def _while_shapes(in_shapes, p):
     return out
 
 
-@register('_while_loop', inputs=('*data',), key_var_num_args='num_args',
+@register('_while_loop', merges=False, inputs=('*data',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'num_outputs': (Int, REQUIRED),
                   'num_out_data': (Int, REQUIRED), 'max_iterations': (Int, REQUIRED),
                   'cond_input_locs': (Shape, REQUIRED), 'func_input_locs': (Shape, REQUIRED),
@@ -206,7 +206,7 @@ def _cond_shapes(in_shapes, p):
     return out
 
 
-@register('_cond', inputs=('*data',), key_var_num_args='num_args',
+@register('_cond', merges=False, inputs=('*data',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'num_outputs': (Int, REQUIRED),
                   'cond_input_locs': (Shape, REQUIRED), 'then_input_locs': (Shape, REQUIRED),
                   'else_input_locs': (Shape, REQUIRED)},

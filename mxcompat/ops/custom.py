@@ -243,9 +243,10 @@ def opdef(attrs):
         single-output implementation of the table does."""
         return custom(*tensors, **params)[0]
 
-    return OpDef('Custom', custom_one if len(outs) == 1 else custom, ('*data',), params, (), tuple(auxs), len(outs), None,
-                 tuple(outs), Custom.__doc__, None, lambda p: list(args) + list(auxs),
-                 input_shapes, True, tuple(auxs))
+    return OpDef('Custom', custom_one if len(outs) == 1 else custom, ('*data',), params, (),
+                 tuple(auxs), len(outs), None, tuple(outs), Custom.__doc__, None,
+                 lambda p: list(args) + list(auxs),
+                 input_shapes, True, tuple(auxs), merges=False)
 
 
 def symbol_Custom(*data, **kwargs):  # noqa: N802  (MXNet's operator name)

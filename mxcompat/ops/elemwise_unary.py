@@ -285,7 +285,8 @@ def make_loss(data):
     return data.clone()
 
 
-@register('MakeLoss', params={'grad_scale': (Float, 1.0), 'valid_thresh': (Float, 0.0),
+@register('MakeLoss', named_outputs=True, merges=False,
+          params={'grad_scale': (Float, 1.0), 'valid_thresh': (Float, 0.0),
                               'normalization': (Enum('null', 'batch', 'valid'), 'null')})
 def make_loss_legacy(data, *, grad_scale, valid_thresh, normalization):
     """Make your own loss function in network construction: the gradient of the input is

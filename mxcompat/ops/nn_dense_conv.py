@@ -31,7 +31,7 @@ def _no_bias_rule(p):
 
 
 # ------------------------------------------------------------------------------ FullyConnected
-@register('FullyConnected', inputs=('data', 'weight', 'bias'),
+@register('FullyConnected', named_outputs=True, inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.fully_connected,
           params={'num_hidden': (Int, REQUIRED), 'no_bias': (Bool, False),
                   'flatten': (Bool, True)},
@@ -168,7 +168,7 @@ _CONV_LAYOUTS = ('NCW', 'NCHW', 'NCDHW', 'NHWC', 'NDHWC')
 _CONV_V1_LAYOUTS = ('NCHW', 'NHWC', 'NCDHW', 'NDHWC')
 
 
-@register('Convolution', inputs=('data', 'weight', 'bias'),
+@register('Convolution', named_outputs=True, inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.convolution,
           params=dict(_CONV_PARAMS, layout=(Enum(None, *_CONV_LAYOUTS), None)),
           input_rule=_no_bias_rule)
@@ -185,7 +185,7 @@ def convolution(data, weight, bias=None, *, kernel, stride, dilate, pad, num_fil
                  num_group, no_bias, layout, _CONV_LAYOUTS)
 
 
-@register('Convolution_v1', inputs=('data', 'weight', 'bias'),
+@register('Convolution_v1', named_outputs=True, merges=False, inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.convolution,
           params=dict(_CONV_PARAMS, layout=(Enum(None, *_CONV_V1_LAYOUTS), None)),
           input_rule=_no_bias_rule)
@@ -200,7 +200,7 @@ def convolution_v1(data, weight, bias=None, *, kernel, stride, dilate, pad, num_
 
 
 # ------------------------------------------------------------------------------ Deconvolution
-@register('Deconvolution', inputs=('data', 'weight', 'bias'),
+@register('Deconvolution', named_outputs=True, inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.deconvolution,
           params={'kernel': (Shape, REQUIRED), 'stride': (Shape, ()), 'dilate': (Shape, ()),
                   'pad': (Shape, ()), 'adj': (Shape, ()), 'target_shape': (Shape, ()),

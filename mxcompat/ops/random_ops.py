@@ -314,7 +314,7 @@ def sample_multinomial(data, *, shape, get_prob, dtype):
 
 
 # ------------------------------------------------------------------------------ shuffle
-@register('_shuffle', inputs=('data',), aliases=('shuffle',), differentiable=False)
+@register('_shuffle', merges=False, inputs=('data',), aliases=('shuffle',), differentiable=False)
 def shuffle(data):
     """Randomly shuffle the elements along the first axis (the order inside each subarray is
     kept)."""
@@ -324,7 +324,7 @@ def shuffle(data):
 
 
 # ------------------------------------------------------------------------------ unique zipfian
-@register('_sample_unique_zipfian', inputs=(), num_outputs=2, differentiable=False,
+@register('_sample_unique_zipfian', merges=False, inputs=(), num_outputs=2, differentiable=False,
           params={'range_max': (Int, REQUIRED), 'shape': (Shape, ())})
 def sample_unique_zipfian(*, range_max, shape):
     """Draw samples from an approximately log-uniform (Zipfian) distribution over

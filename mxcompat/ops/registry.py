@@ -70,12 +70,13 @@ class OpDef:
                  'num_visible_outputs', 'output_names', 'variadic', 'doc', 'key_var_num_args',
                  'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
                  'writes_out', 'callers', 'input_dtypes', 'float32_params', 'dtype_output',
-                 'keeps_size', 'concat_fill')
+                 'keeps_size', 'concat_fill', 'merges', 'named_outputs')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
                  mutate, input_init=None, writes_out=False, input_dtypes=None,
-                 float32_params=False, dtype_output=False, keeps_size=False, concat_fill=0):
+                 float32_params=False, dtype_output=False, keeps_size=False, concat_fill=0,
+                 merges=True, named_outputs=False):
         self.name = name
         self.fn = fn
         self.inputs = tuple(inputs)
@@ -100,6 +101,8 @@ class OpDef:
         self.dtype_output = dtype_output
         self.keeps_size = keeps_size
         self.concat_fill = concat_fill
+        self.merges = merges
+        self.named_outputs = named_outputs
 
     def rebind(self, fn, imperative_fn=None):
         """Make ``fn`` the operator's implementation (``mx.contrib.amp.init`` does, to run it
@@ -185,7 +188,7 @@ class OpDef:
     def output_label(self, attrs, k):
         """How MXNet's graph passes label output k in a node name: its name for an operator
         that names its outputs (FullyConnected's 'output'), its index for any other."""
-        if self.name not in _NAMED_OUTPUTS:
+        if not self.named_outputs:
             return str(k)
         names = self.output_names(attrs) if callable(self.output_names) else self.output_names
         return (names or ['output'])[k]
@@ -244,23 +247,6 @@ square _square_sum sum tan tanh topk transpose trunc zeros_like
 '''.split()
 # ... and these name their variadic inputs arg0, arg1, ... (list_inputs: data0, args0, ...)
 _ARG_INPUTS = ('Concat', 'Crop', 'khatri_rao', '_rnn_param_concat', 'stack')
-# Operators that name their outputs (register FListOutputNames, as every legacy OperatorProperty
-# operator does): MXNet's graph passes name nodes after an output by its name ('fc1_output'),
-# after an output of any other operator by its index ('relu1_0')
-_NAMED_OUTPUTS = frozenset('''
-Activation BatchNorm _contrib_BatchNormWithReLU Concat Convolution CTCLoss Deconvolution
-Dropout FullyConnected GroupNorm im2col col2im LayerNorm LeakyReLU LRN Pooling softmax
-SoftmaxActivation softmin UpSampling _contrib_hawkesll _contrib_index_array _contrib_ROIAlign
-_contrib_RROIAlign _contrib_interleaved_matmul_selfatt_qk
-_contrib_interleaved_matmul_selfatt_valatt _contrib_interleaved_matmul_encdec_qk
-_contrib_interleaved_matmul_encdec_valatt _rnn_param_concat BatchNorm_v1 BilinearSampler
-Convolution_v1 Correlation Crop GridGenerator IdentityAttachKLSparseReg InstanceNorm
-L2Normalization MakeLoss Pad Pooling_v1 ROIPooling SVMOutput SequenceLast SequenceMask
-SequenceReverse SliceChannel SpatialTransformer SwapAxis _contrib_DeformableConvolution
-_contrib_DeformablePSROIPooling _contrib_MultiBoxDetection _contrib_MultiBoxPrior
-_contrib_MultiBoxTarget _contrib_MultiProposal _contrib_PSROIPooling _contrib_Proposal
-_contrib_SyncBatchNorm _contrib_count_sketch _contrib_fft _contrib_ifft
-'''.split())
 _MONITOR_PREFIX = dict([(n, 'input') for n in _POSITIONAL_INPUTS] +
                        [(n, 'arg') for n in _ARG_INPUTS])
 
@@ -269,7 +255,8 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
              num_visible_outputs=None, output_names=None, key_var_num_args=None,
              input_rule=None, infer_shape=None, differentiable=True, mutate=(), input_init=None,
              doc=None, writes_out=False, input_dtypes=None, float32_params=False,
-             dtype_output=False, keeps_size=False, concat_fill=0):
+             dtype_output=False, keeps_size=False, concat_fill=0, merges=True,
+             named_outputs=False):
     """Register a torch implementation as MXNet operator ``name``.
 
     Parameters
@@ -320,13 +307,23 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
     concat_fill : int
         The operator joins its inputs along ``dim``: shape inference fills up to this many
         inputs of unknown size along it from the output's, sharing what is left equally.
+    merges : bool
+        Whether MXNet's common-subexpression pass merges two nodes of the operator with the
+        same inputs and attributes (it never merges stateful operators, legacy
+        OperatorProperty operators, which declare mutable inputs, and random ones).
+    named_outputs : bool
+        The operator names its outputs (registers FListOutputNames, as every legacy
+        OperatorProperty operator does): MXNet's graph passes name a node after such an
+        output by its name ('fc1_output'), after an output of any other operator by its
+        index ('relu1_0').
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
                    num_visible_outputs, output_names, fn.__doc__ if doc is None else doc,
                    key_var_num_args,
                    input_rule, infer_shape, differentiable, mutate, input_init, writes_out,
-                   input_dtypes, float32_params, dtype_output, keeps_size, concat_fill)
+                   input_dtypes, float32_params, dtype_output, keeps_size, concat_fill,
+                   merges, named_outputs)
         for n in (name,) + tuple(aliases):
             if n in _OPS:
                 raise RuntimeError('operator %s registered twice' % n)

@@ -167,7 +167,8 @@ def transpose(data, *, axes):
     return _fresh(data.permute(axes))
 
 
-@register('SwapAxis', aliases=('swapaxes',), params={'dim1': (Int, 0), 'dim2': (Int, 0)})
+@register('SwapAxis', named_outputs=True, merges=False,
+          aliases=('swapaxes',), params={'dim1': (Int, 0), 'dim2': (Int, 0)})
 def swapaxis(data, *, dim1, dim2):
     """Interchanges two axes of an array."""
     ndim = data.dim()
@@ -347,14 +348,15 @@ def _concat(opname, tensors, dim):
     return out
 
 
-@register('Concat', inputs=('*data',), aliases=('concat',), key_var_num_args='num_args',
+@register('Concat', named_outputs=True,
+          inputs=('*data',), aliases=('concat',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=1)
 def concat(*data, num_args, dim):
     """Joins input arrays along a given axis."""
     return _concat('Concat', data, dim)
 
 
-@register('_rnn_param_concat', inputs=('*data',), key_var_num_args='num_args',
+@register('_rnn_param_concat', named_outputs=True, inputs=('*data',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=2)
 def rnn_param_concat(*data, num_args, dim):
     """Joins input arrays along a given axis (used to pack RNN parameters)."""
@@ -380,7 +382,8 @@ def _split_names(p):
     return ['output%d' % i for i in range(p['num_outputs'])]
 
 
-@register('SliceChannel', aliases=('split',), num_outputs=lambda p: p['num_outputs'],
+@register('SliceChannel', named_outputs=True, merges=False,
+          aliases=('split',), num_outputs=lambda p: p['num_outputs'],
           output_names=_split_names,
           params={'num_outputs': (Int, REQUIRED), 'axis': (Int, 1),
                   'squeeze_axis': (Bool, False)})
@@ -438,7 +441,7 @@ def split_v2(data, *, indices, axis, squeeze_axis, sections):
 _PAD_MODES = {'constant': 'constant', 'edge': 'replicate', 'reflect': 'reflect'}
 
 
-@register('Pad', aliases=('pad',),
+@register('Pad', named_outputs=True, merges=False, aliases=('pad',),
           params={'mode': (Enum('constant', 'edge', 'reflect'), REQUIRED),
                   'pad_width': (Shape, REQUIRED), 'constant_value': (Float, 0.0)})
 def pad(data, *, mode, pad_width, constant_value):
