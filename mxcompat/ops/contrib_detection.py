@@ -226,7 +226,8 @@ _NMS_PARAMS = {'overlap_thresh': (Float, 0.5), 'valid_thresh': (Float, 0.0), 'to
                'in_format': (_FORMAT, 'corner'), 'out_format': (_FORMAT, 'corner')}
 
 
-@register('_contrib_box_nms', aliases=('_contrib_box_non_maximum_suppression',),
+@register('_contrib_box_nms', monitor_prefix='input',
+          aliases=('_contrib_box_non_maximum_suppression',),
           params=_NMS_PARAMS, num_outputs=2, num_visible_outputs=1)
 def box_nms(data, *, overlap_thresh, valid_thresh, topk, coord_start, score_index, id_index,
             background_id, force_suppress, in_format, out_format):
@@ -374,7 +375,7 @@ def box_decode(data, anchors, *, std0, std1, std2, std3, clip,
     return zero_grad_link(out, data, anchors)
 
 
-@register('_contrib_bipartite_matching',
+@register('_contrib_bipartite_matching', monitor_prefix='input',
           params={'is_ascend': (Bool, False), 'threshold': (Float, REQUIRED),
                   'topk': (Int, -1)}, num_outputs=2)
 def bipartite_matching(data, *, is_ascend, threshold, topk):
@@ -1181,7 +1182,8 @@ def deformable_psroi_pooling(data, rois, trans=None, *, spatial_scale, output_di
 # AdaptiveAvgPooling2D / BilinearResize2D
 # ---------------------------------------------------------------------------------------------
 
-@register('_contrib_AdaptiveAvgPooling2D', params={'output_size': (Shape, ())})
+@register('_contrib_AdaptiveAvgPooling2D', monitor_prefix='input',
+          params={'output_size': (Shape, ())})
 def adaptive_avg_pooling2d(data, *, output_size):
     """Applies a 2D adaptive average pooling over a 4D input with the shape of (NCHW). The
     pooling kernel and stride sizes are automatically chosen for desired output sizes.

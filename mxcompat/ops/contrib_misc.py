@@ -134,7 +134,7 @@ def _round_half_away(t):
     return torch.sign(t) * torch.floor(t.abs() + 0.5)
 
 
-@register('_contrib_round_ste')
+@register('_contrib_round_ste', monitor_prefix='input')
 def round_ste(data):
     """Straight-through-estimator of `round()`: rounds half away from zero in the forward pass
     and passes the gradient through unchanged."""
@@ -143,7 +143,7 @@ def round_ste(data):
     return _StraightThrough.apply(data, _round_half_away)
 
 
-@register('_contrib_sign_ste')
+@register('_contrib_sign_ste', monitor_prefix='input')
 def sign_ste(data):
     """Straight-through-estimator of `sign()`: the sign in the forward pass, the unchanged
     gradient in the backward pass."""
@@ -166,7 +166,7 @@ class _GradMultiplier(torch.autograd.Function):
 _SCALAR_PARAMS = {'scalar': (Float, 1.0), 'is_int': (Bool, True)}
 
 
-@register('_contrib_gradientmultiplier', params=_SCALAR_PARAMS)
+@register('_contrib_gradientmultiplier', monitor_prefix='input', params=_SCALAR_PARAMS)
 def gradientmultiplier(data, *, scalar, is_int):
     """This operator implements the gradient multiplier function. In forward pass it acts as an
     identity transform. During backpropagation it multiplies the gradient from the subsequent
@@ -176,7 +176,7 @@ def gradientmultiplier(data, *, scalar, is_int):
     return data.clone()
 
 
-@register('_contrib_backward_gradientmultiplier', params=_SCALAR_PARAMS)
+@register('_contrib_backward_gradientmultiplier', monitor_prefix='input', params=_SCALAR_PARAMS)
 def backward_gradientmultiplier(data, *, scalar, is_int):
     """Backward of gradientmultiplier: ``data * scalar`` (the scalar cast to an integer
     array's dtype)."""
@@ -204,7 +204,7 @@ def backward_quadratic(*, a, b, c):
     _bad_inputs('_contrib_backward_quadratic', 2)
 
 
-@register('_contrib_div_sqrt_dim')
+@register('_contrib_div_sqrt_dim', monitor_prefix='input')
 def div_sqrt_dim(data):
     """Rescale the input by the square root of the channel dimension.
 

@@ -97,7 +97,7 @@ def batch_dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
     return torch.matmul(a, b)
 
 
-@register('khatri_rao', inputs=('*args',), key_var_num_args='num_args',
+@register('khatri_rao', monitor_prefix='arg', inputs=('*args',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED)}, differentiable=False)
 def khatri_rao(*args, num_args):
     """Computes the column-wise Khatri-Rao product of the input matrices (M_i, N) -> (prod M_i,

@@ -19,7 +19,7 @@ _ACT = {'relu': torch.relu, 'sigmoid': torch.sigmoid, 'tanh': torch.tanh,
         'softrelu': F.softplus, 'softsign': F.softsign}
 
 
-@register('Activation', named_outputs=True,
+@register('Activation', monitor_prefix='input', named_outputs=True,
           params={'act_type': (Enum('relu', 'sigmoid', 'tanh', 'softrelu', 'softsign'),
                                REQUIRED)})
 def activation(data, act_type):
@@ -191,7 +191,7 @@ def log_softmax(data, *, axis, temperature, dtype, use_length):
                            False)
 
 
-@register('softmin', named_outputs=True, params=_SOFTMAX_PARAMS)
+@register('softmin', monitor_prefix='input', named_outputs=True, params=_SOFTMAX_PARAMS)
 def softmin(data, *, axis, temperature, dtype, use_length):
     """Applies the softmin function: ``softmin(z)_j = exp(-z_j / t) / sum_k exp(-z_k / t)``."""
     _no_length('softmin', use_length)
@@ -215,7 +215,7 @@ class _InstanceSoftmaxMX(torch.autograd.Function):
         return out * (grad - (grad * out).sum(1, keepdim=True))
 
 
-@register('SoftmaxActivation', named_outputs=True,
+@register('SoftmaxActivation', monitor_prefix='input', named_outputs=True,
           params={'mode': (Enum('instance', 'channel'), 'instance')})
 def softmax_activation(data, *, mode):
     """Applies softmax activation to input. This is intended for internal layers.

@@ -59,7 +59,7 @@ def _legacy_target_shape(src, target_shape, keep_highest):
     return tuple(out)
 
 
-@register('Reshape', aliases=('reshape',), keeps_size=True,
+@register('Reshape', monitor_prefix='input', aliases=('reshape',), keeps_size=True,
           params={'shape': (Shape, ()), 'reverse': (Bool, False), 'target_shape': (Shape, ()),
                   'keep_highest': (Bool, False)})
 def reshape(data, *, shape, reverse, target_shape, keep_highest):
@@ -77,7 +77,7 @@ def reshape(data, *, shape, reverse, target_shape, keep_highest):
     raise MXNetError('Reshape: the target shape is missing; pass shape=(...)')
 
 
-@register('Flatten', aliases=('flatten',))
+@register('Flatten', monitor_prefix='input', aliases=('flatten',))
 def flatten(data):
     """Flattens the input array into a 2-D array by collapsing the higher dimensions."""
     if data.dim() == 0:
@@ -85,7 +85,7 @@ def flatten(data):
     return _fresh(data, (data.shape[0], math.prod(data.shape[1:])))
 
 
-@register('expand_dims', params={'axis': (Int, REQUIRED)})
+@register('expand_dims', monitor_prefix='input', params={'axis': (Int, REQUIRED)})
 def expand_dims(data, *, axis):
     """Inserts a new axis of size 1 into the array shape."""
     ndim = data.dim()
@@ -142,20 +142,20 @@ def _like_range(ndim, side, begin, end):
     return b, e
 
 
-@register('shape_array', differentiable=False)
+@register('shape_array', monitor_prefix='input', differentiable=False)
 def shape_array(data):
     """Returns a 1D int64 array containing the shape of data."""
     return torch.tensor(tuple(data.shape), dtype=torch.int64, device=data.device)
 
 
-@register('size_array', differentiable=False)
+@register('size_array', monitor_prefix='input', differentiable=False)
 def size_array(data):
     """Returns a 1D int64 array containing the size of data."""
     return torch.tensor((data.numel(),), dtype=torch.int64, device=data.device)
 
 
 # ------------------------------------------------------------------------------ axis moves
-@register('transpose', params={'axes': (Shape, ())})
+@register('transpose', monitor_prefix='input', params={'axes': (Shape, ())})
 def transpose(data, *, axes):
     """Permutes the dimensions of an array (reverses them when `axes` is empty)."""
     ndim = data.dim()
@@ -252,7 +252,7 @@ def repeat(data, *, repeats, axis):
 
 
 # ------------------------------------------------------------------------------ broadcasting
-@register('broadcast_to', params={'shape': (Shape, ())})
+@register('broadcast_to', monitor_prefix='input', params={'shape': (Shape, ())})
 def broadcast_to(data, *, shape):
     """Broadcasts the input array to a new shape (0 in `shape` keeps that dimension)."""
     ishape = data.shape
@@ -270,7 +270,7 @@ def broadcast_to(data, *, shape):
     return _fresh(data.expand(target))
 
 
-@register('broadcast_axis', aliases=('broadcast_axes',),
+@register('broadcast_axis', monitor_prefix='input', aliases=('broadcast_axes',),
           params={'axis': (Shape, ()), 'size': (Shape, ())})
 def broadcast_axis(data, *, axis, size):
     """Broadcasts the input array over particular axes (each of size 1)."""
@@ -348,7 +348,7 @@ def _concat(opname, tensors, dim):
     return out
 
 
-@register('Concat', named_outputs=True,
+@register('Concat', monitor_prefix='arg', named_outputs=True,
           inputs=('*data',), aliases=('concat',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=1)
 def concat(*data, num_args, dim):
@@ -356,14 +356,15 @@ def concat(*data, num_args, dim):
     return _concat('Concat', data, dim)
 
 
-@register('_rnn_param_concat', named_outputs=True, inputs=('*data',), key_var_num_args='num_args',
+@register('_rnn_param_concat', monitor_prefix='arg', named_outputs=True,
+          inputs=('*data',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=2)
 def rnn_param_concat(*data, num_args, dim):
     """Joins input arrays along a given axis (used to pack RNN parameters)."""
     return _concat('_rnn_param_concat', data, dim)
 
 
-@register('stack', inputs=('*data',), key_var_num_args='num_args',
+@register('stack', monitor_prefix='arg', inputs=('*data',), key_var_num_args='num_args',
           params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)})
 def stack(*data, axis, num_args):
     """Join a sequence of arrays along a new axis."""

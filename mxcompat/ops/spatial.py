@@ -180,7 +180,8 @@ def roi_pooling(data, rois, *, pooled_size, spatial_scale):
 # Crop
 # ---------------------------------------------------------------------------------------------
 
-@register('Crop', named_outputs=True, merges=False, inputs=('*data',), key_var_num_args='num_args',
+@register('Crop', monitor_prefix='arg', named_outputs=True, merges=False,
+          inputs=('*data',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'offset': (Shape, (0, 0)),
                   'h_w': (Shape, (0, 0)), 'center_crop': (Bool, False)})
 def crop(*data, num_args, offset, h_w, center_crop):
