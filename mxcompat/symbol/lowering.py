@@ -46,7 +46,7 @@ def place(op, params, inputs):
     return args
 
 
-def first_output(res):
+def _first_output(res):
     """Output 0 of the result of an operator with hidden outputs (BatchNorm, Dropout, sort,
     ...): that tensor, or the tuple of all outputs."""
     return res if isinstance(res, torch.Tensor) else res[0]
@@ -128,7 +128,7 @@ class Lowered(object):
             if node.num_visible_outputs() > 1:
                 multi[id(node)] = fxn
             elif node.num_outputs() > 1:
-                values[(id(node), 0)] = graph.call_function(first_output, (fxn,))
+                values[(id(node), 0)] = graph.call_function(_first_output, (fxn,))
             else:
                 values[(id(node), 0)] = fxn
         outs = []
