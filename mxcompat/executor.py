@@ -1,8 +1,8 @@
 """Executor: runs a bound symbol graph with torch.
 
-Binding compiles the graph once into a flat plan (one step per operator node: implementation,
-input slots, converted parameters), so a forward pass is a loop of direct torch calls; the
-backward pass is torch.autograd over the tensors recorded during a training forward.
+The graph is lowered once (symbol/lowering.py) into a torch.fx GraphModule of direct calls of
+the operators' torch implementations; the backward pass is torch.autograd over the tensors
+recorded during a training forward.
 """
 import torch
 
@@ -12,6 +12,7 @@ from .context import Context, as_context, swap_context
 from .ndarray.ndarray import NDArray, wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
 from .symbol.inference import infer_bound_shapes, infers_range, sized_by_consumers
+from .symbol.lowering import Lowered
 
 __all__ = ['Executor', 'simple_bind']
 
@@ -25,138 +26,33 @@ _CONTIGUOUS = torch.contiguous_format
 _REQS = ('write', 'add', 'null')
 
 
-class _Plan:
-    """The graph of a symbol as a list of steps over value slots."""
-    __slots__ = ('steps', '_calls', 'var_slots', 'out_slots', 'n_slots')
-
-    def __init__(self, symbol):
-        nodes = symbol._nodes()
-        slot_of = {}
-        n = 0
-        var_slots = {}
-        steps = []
-        calls = []  # (implementation, input positions or None, inputs in its signature)
-        for node in nodes:
-            if node.op is None:
-                slot_of[(id(node), 0)] = n
-                var_slots[node.name] = n
-                n += 1
-                continue
-            ins = [slot_of[(id(i), k)] for i, k in node.inputs]
-            fn = node.op.fn
-            pos = node.op.call_positions(node.params)
-            if pos is not None:
-                fn = _positional(fn, pos, len(node.op.inputs))
-            nout = node.num_outputs()
-            outs = list(range(n, n + nout))
-            for k in range(nout):
-                slot_of[(id(node), k)] = n + k
-            n += nout
-            steps.append((fn, ins, dict(node.params), outs, node))
-            calls.append((node.op.fn, pos, len(node.op.inputs)))
-        self.steps = steps
-        self._calls = calls
-        self.var_slots = var_slots
-        self.out_slots = [slot_of[(id(nd), k)] for nd, k in symbol._outputs]
-        self.n_slots = n
-
-    def fill_unknown_shapes(self, symbol, known):
-        """Give operators without inputs whose ``shape`` is unknown (``()``, or 0 or -1
-        dims: the zeros of an RNN cell's ``begin_state``) the shape that inference finds for
-        their output, and an ``arange(infer_range=True)`` the ``stop`` of that size, as MXNet
-        does; ``known`` maps argument and auxiliary names to shapes."""
-        pending = [step for step in self.steps
-                   if not step[1] and sized_by_consumers(step[2])]
-        if not pending:
-            return
-        internals = symbol.get_internals()
-        names = set(internals.list_inputs())
-        outs = internals.infer_shape_partial(**{k: v for k, v in known.items()
-                                                if k in names})[1]
-        found = {(id(n), i): s for (n, i), s in zip(internals._outputs, outs)}
-        for _, _, params, _, node in pending:
-            shape = found.get((id(node), 0))
-            if shape and all(d > 0 for d in shape):
-                if infers_range(params):  # arange(infer_range=True): stop from the size
-                    params['stop'] = params['start'] + \
-                        shape[0] // params['repeat'] * params['step']
-                else:
-                    params['shape'] = tuple(shape)
-
-    def run(self, values):
-        for fn, ins, params, outs, node in self.steps:
-            try:
-                res = fn(*[values[i] for i in ins], **params)
-            except MXNetError as err:
-                raise MXNetError('Error in operator %s(name="%s"): %s'
-                                 % (node.op.name, node.name, err)) from None
-            if isinstance(res, torch.Tensor):
-                values[outs[0]] = res
+def _consumer_sized_params(symbol, known):
+    """Parameters, by ``id(node)``, for the operators without inputs whose ``shape`` is
+    unknown (``()``, or 0 or -1 dims: the zeros of an RNN cell's ``begin_state``): the shape
+    that inference finds for their output, and for an ``arange(infer_range=True)`` the
+    ``stop`` of that size, as MXNet does; ``known`` maps argument and auxiliary names to
+    shapes. None when there are none."""
+    pending = [n for n in symbol._nodes()
+               if n.op is not None and not n.inputs and sized_by_consumers(n.params)]
+    if not pending:
+        return None
+    internals = symbol.get_internals()
+    names = set(internals.list_inputs())
+    outs = internals.infer_shape_partial(**{k: v for k, v in known.items()
+                                            if k in names})[1]
+    found = {(id(n), i): s for (n, i), s in zip(internals._outputs, outs)}
+    sized = {}
+    for node in pending:
+        shape = found.get((id(node), 0))
+        if shape and all(d > 0 for d in shape):
+            params = dict(node.params)
+            if infers_range(params):  # arange(infer_range=True): stop from the size
+                params['stop'] = params['start'] + \
+                    shape[0] // params['repeat'] * params['step']
             else:
-                for o, r in zip(outs, res):
-                    values[o] = r
-        return [values[i] for i in self.out_slots]
-
-    def var_order(self):
-        """The variable names in the order ``compile``'s function takes their values."""
-        return sorted(self.var_slots, key=self.var_slots.get)
-
-    def compile(self):
-        """The steps as one generated Python function, ``fn(*values of var_order()) ->
-        [outputs]``: the same calls as ``run`` without its per-step list building and
-        dispatch (operators with absent optional inputs get None in place)."""
-        env = {'_T': torch.Tensor, '_isinst': isinstance, '_split': _split_outputs,
-               'MXNetError': MXNetError, '_fail': self._fail}
-        lines = ['def run(%s):' % ', '.join('s%d' % self.var_slots[v] for v in self.var_order()),
-                 '    i = 0', '    try:']
-        for k, ((_, ins, params, outs, _), (fn, pos, n)) in enumerate(zip(self.steps,
-                                                                          self._calls)):
-            env['f%d' % k] = fn
-            env['p%d' % k] = params  # the step's own dict: fill_unknown_shapes edits it
-            args = ['s%d' % i for i in ins]
-            if pos is not None:
-                placed = ['None'] * n
-                for p, a in zip(pos, args):
-                    placed[p] = a
-                args = placed
-            call = 'f%d(%s)' % (k, ', '.join(args + ['**p%d' % k]))
-            lines.append('        i = %d' % k)
-            if len(outs) == 1:
-                lines.append('        s%d = %s' % (outs[0], call))
-                lines.append('        if not _isinst(s%d, _T):' % outs[0])
-                lines.append('            s%d = s%d[0]' % (outs[0], outs[0]))
-            else:
-                lines.append('        %s, = _split(%s, %d)'
-                             % (', '.join('s%d' % o for o in outs), call, len(outs)))
-        if not self.steps:  # the outputs are variables
-            lines.append('        pass')
-        lines.append('    except MXNetError as err:')
-        lines.append('        raise _fail(i, err) from None')
-        lines.append('    return [%s]' % ', '.join('s%d' % i for i in self.out_slots))
-        exec(compile('\n'.join(lines), '<mxcompat executor plan>', 'exec'), env)
-        return env['run']
-
-    def _fail(self, k, err):
-        node = self.steps[k][4]
-        return MXNetError('Error in operator %s(name="%s"): %s' % (node.op.name, node.name, err))
-
-
-def _split_outputs(res, n):
-    """The ``n`` outputs of a multi-output operator (a lone tensor fills the first)."""
-    if isinstance(res, torch.Tensor):
-        return (res,) + (None,) * (n - 1)
-    res = list(res)[:n]
-    return res + [None] * (n - len(res))
-
-
-def _positional(fn, positions, n):
-    """Adapt ``fn`` to take only the inputs present, placing them at ``positions``."""
-    def call(*present, **params):
-        args = [None] * n
-        for p, v in zip(positions, present):
-            args[p] = v
-        return fn(*args, **params)
-    return call
+                params['shape'] = tuple(shape)
+            sized[id(node)] = params
+    return sized
 
 
 def _as_list_or_dict(arrays, names, what):
@@ -212,29 +108,29 @@ class Executor:
         self.aux_arrays = _as_list_or_dict(aux_states, aux_names, 'aux_states') \
             if aux_names else []
         self._out_shapes = self._check_shapes()
-        self._plan = _Plan(symbol)
-        self._plan.fill_unknown_shapes(symbol, dict(
+        # lowered at bind: the operators' implementations are those of the table now (a
+        # later mx.contrib.amp.init does not change a bound executor)
+        self._graph = Lowered(symbol, _consumer_sized_params(symbol, dict(
             [(n, a.shape) for n, a in zip(arg_names, self.arg_arrays)] +
-            [(n, a.shape) for n, a in zip(aux_names, self.aux_arrays) if a is not None]))
+            [(n, a.shape) for n, a in zip(aux_names, self.aux_arrays) if a is not None])))
         arg_index = {n: i for i, n in enumerate(arg_names)}
         aux_index = {n: i for i, n in enumerate(aux_names)}
-        # (array, index of its gradient or -1) per graph variable, in the compiled plan's
-        # order: as in MXNet, the arrays bound here are the ones every forward reads
+        # (array, index of its gradient or -1) per graph input, in the lowered graph's order:
+        # as in MXNet, the arrays bound here are the ones every forward reads
         self._feed = []
-        for name in self._plan.var_order():
+        for name in symbol.list_inputs():
             if name in arg_index:
                 i = arg_index[name]
                 self._feed.append((self.arg_arrays[i], i if self._grad_req[i] != 'null' else -1))
             else:
                 self._feed.append((self.aux_arrays[aux_index[name]], -1))
         self._needs_grad = any(r != 'null' for r in self._grad_req)
-        self._compiled = None
         self._outputs = None
         self._recorded = None
         self._heads = None
         self._monitor = None
         self._monitor_all = False
-        self._monitor_values = None
+        self._monitor_steps = None
         self._cse = cse_enabled()
 
     @property
@@ -362,9 +258,7 @@ class Executor:
                 ins.append(t)
         else:
             ins = [a._t for a, _ in self._feed]
-        run = self._compiled
-        if run is None:
-            run = self._compiled = self._plan.compile()
+        graph = self._graph
         prev_train = autograd.set_training(is_train)
         prev_grad = torch.is_grad_enabled()
         _set_grad_enabled(need_grad)
@@ -372,14 +266,9 @@ class Executor:
         prev_ctx = swap_context(self._ctx)
         try:
             if self._monitor is None:
-                outs = run(*ins)
+                outs = graph(ins)
             else:
-                values = [None] * self._plan.n_slots
-                for name, t in zip(self._plan.var_order(), ins):
-                    values[self._plan.var_slots[name]] = t
-                outs = self._plan.run(values)
-                self._run_monitor(values)
-                self._monitor_values = values if need_grad else None
+                outs = self._run_monitored(graph, ins, need_grad)
         finally:
             swap_context(prev_ctx)
             _set_grad_enabled(prev_grad)
@@ -443,7 +332,7 @@ class Executor:
             grads = torch.autograd.grad(roots, leaves, heads, retain_graph=True,
                                         allow_unused=True)
         self._write_grads(grad_index, grads)
-        if self._monitor is not None and self._monitor_values is not None:
+        if self._monitor is not None and self._monitor_steps is not None:
             self._run_backward_monitor(roots, heads)
 
     def _write_grads(self, grad_index, grads):
@@ -495,36 +384,46 @@ class Executor:
         self._monitor = callback
         self._monitor_all = monitor_all
 
-    def _run_monitor(self, values):
-        plan = self._plan
-        for fn, ins, params, outs, node in plan.steps:
-            if self._monitor_all:
-                input_names = node.op.monitor_inputs(node.params)
-                for (i, _), slot, iname in zip(node.inputs, ins, input_names):
-                    arr = wrap(values[slot].detach())
-                    if i.op is None:  # as MXNet, a variable input also reports itself
-                        self._monitor(i.name, arr)
-                    self._monitor('%s_%s' % (node.name, iname), arr)
-            for name, slot in zip(node.output_names(), outs):
-                self._monitor(name, wrap(values[slot].detach()))
+    def _run_monitored(self, graph, ins, need_grad):
+        """Runs the graph node by node, reporting each operator's outputs (and inputs with
+        ``monitor_all``) to the monitor callback, as MXNet does."""
+        monitor = self._monitor
+        steps = [] if need_grad else None
+
+        def on_inputs(node, tensors):
+            if steps is not None:
+                steps.append((node, tensors))
+            if not self._monitor_all:
+                return
+            for (i, _), t, iname in zip(node.inputs, tensors,
+                                        node.op.monitor_inputs(node.params)):
+                arr = wrap(t.detach())
+                if i.op is None:  # as MXNet, a variable input also reports itself
+                    monitor(i.name, arr)
+                monitor('%s_%s' % (node.name, iname), arr)
+
+        def on_outputs(node, tensors):
+            for name, t in zip(node.output_names(), tensors):
+                monitor(name, wrap(t.detach()))
+        outs = graph.run_monitored(ins, on_inputs, on_outputs)
+        self._monitor_steps = steps
+        return outs
 
     def _run_backward_monitor(self, roots, heads):
         """Reports, as MXNet's backward nodes do, the gradient of each input of every
         operator the gradients flow through (``<node>_backward_output<k>``; zeros for an
         input without gradient), last operator first."""
-        values = self._monitor_values
-        steps = [st for st in self._plan.steps
-                 if any(values[i] is not None and values[i].requires_grad for i in st[1])]
-        slots = sorted({i for st in steps for i in st[1]
-                        if values[i] is not None and values[i].requires_grad})
-        grads = torch.autograd.grad(roots, [values[i] for i in slots], heads,
+        steps = [(node, ins) for node, ins in self._monitor_steps
+                 if any(t.requires_grad for t in ins)]
+        wanted = {id(t): t for _, ins in steps for t in ins if t.requires_grad}
+        grads = torch.autograd.grad(roots, list(wanted.values()), heads,
                                     retain_graph=True, allow_unused=True)
-        by_slot = dict(zip(slots, grads))
-        for _, ins, _, _, node in reversed(steps):
-            for k, slot in enumerate(ins):
-                g = by_slot.get(slot)
+        by_id = dict(zip(wanted, grads))
+        for node, ins in reversed(steps):
+            for k, t in enumerate(ins):
+                g = by_id.get(id(t))
                 if g is None:
-                    g = torch.zeros_like(values[slot])
+                    g = torch.zeros_like(t)
                 name = '%s_backward_output' % node.name
                 self._monitor(name if len(ins) == 1 else name + str(k), wrap(g.detach()))
 

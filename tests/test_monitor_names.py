@@ -7,7 +7,6 @@ import os
 import pytest
 
 import mxcompat as mx
-from mxcompat.ops import registry
 from scripts.fixture_writers import monitor_names
 
 from conftest import FIXTURES
@@ -37,8 +36,3 @@ def test_executor_monitor_names(case, kind):
 @pytest.mark.parametrize('case', sorted(WANT['gluon']))
 def test_op_hook_names(case):
     assert _results()['gluon'][case] == WANT['gluon'][case]
-
-
-def test_monitor_input_rules_name_registered_operators():
-    for name in registry._MONITOR_PREFIX:
-        assert registry.get(name).name == name, name

@@ -10,16 +10,15 @@ __all__ = ['CachedOp']
 class CachedOp:
     """Cached operator handle: runs ``sym`` on NDArrays given in ``sym.list_inputs()`` order.
 
-    The graph is compiled once into direct calls of the operators' torch implementations, and
-    recorded by autograd like any other operator.
+    The graph is lowered once (symbol/lowering.py) into direct calls of the operators' torch
+    implementations, and recorded by autograd like any other operator.
     """
 
     def __init__(self, sym, flags=()):
-        from ..executor import _Plan
+        from ..symbol.lowering import Lowered
         self._sym = sym
-        self._plan = _Plan(sym)
+        self._graph = Lowered(sym)
         self._inputs = sym.list_inputs()
-        self._slots = [self._plan.var_slots[n] for n in self._inputs]
         self._single = len(sym.list_outputs()) == 1
         self.flags = dict(flags)
 
@@ -30,15 +29,13 @@ class CachedOp:
         if kwargs:
             raise TypeError('CachedOp.__call__ got unexpected keyword argument(s): %s'
                             % ', '.join(kwargs))
-        if len(args) != len(self._slots):
+        if len(args) != len(self._inputs):
             raise MXNetError('CachedOp expects %d inputs (%s), got %d'
-                             % (len(self._slots), ', '.join(self._inputs), len(args)))
-        values = [None] * self._plan.n_slots
-        for slot, a in zip(self._slots, args):
+                             % (len(self._inputs), ', '.join(self._inputs), len(args)))
+        for a in args:
             if not isinstance(a, NDArray):
                 raise MXNetError('CachedOp inputs must be NDArrays, got %s' % type(a).__name__)
-            values[slot] = a._t
-        outs = self._plan.run(values)
+        outs = self._graph([a._t for a in args])
         if out is not None:
             targets = out if isinstance(out, (list, tuple)) else [out]
             with torch.no_grad():

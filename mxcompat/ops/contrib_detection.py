@@ -226,7 +226,8 @@ _NMS_PARAMS = {'overlap_thresh': (Float, 0.5), 'valid_thresh': (Float, 0.0), 'to
                'in_format': (_FORMAT, 'corner'), 'out_format': (_FORMAT, 'corner')}
 
 
-@register('_contrib_box_nms', aliases=('_contrib_box_non_maximum_suppression',),
+@register('_contrib_box_nms', monitor_prefix='input',
+          aliases=('_contrib_box_non_maximum_suppression',),
           params=_NMS_PARAMS, num_outputs=2, num_visible_outputs=1)
 def box_nms(data, *, overlap_thresh, valid_thresh, topk, coord_start, score_index, id_index,
             background_id, force_suppress, in_format, out_format):
@@ -374,7 +375,7 @@ def box_decode(data, anchors, *, std0, std1, std2, std3, clip,
     return zero_grad_link(out, data, anchors)
 
 
-@register('_contrib_bipartite_matching',
+@register('_contrib_bipartite_matching', monitor_prefix='input',
           params={'is_ascend': (Bool, False), 'threshold': (Float, REQUIRED),
                   'topk': (Int, -1)}, num_outputs=2)
 def bipartite_matching(data, *, is_ascend, threshold, topk):
@@ -423,7 +424,8 @@ def bipartite_matching(data, *, is_ascend, threshold, topk):
 # MultiBoxPrior / MultiBoxTarget / MultiBoxDetection (SSD)
 # ---------------------------------------------------------------------------------------------
 
-@register('_contrib_MultiBoxPrior', aliases=('_npx_multibox_prior',),
+@register('_contrib_MultiBoxPrior', named_outputs=True, merges=False,
+          aliases=('_npx_multibox_prior',),
           params={'sizes': (FloatTuple, (1.0,)), 'ratios': (FloatTuple, (1.0,)),
                   'clip': (Bool, False), 'steps': (FloatTuple, (-1.0, -1.0)),
                   'offsets': (FloatTuple, (0.5, 0.5))})
@@ -471,7 +473,8 @@ def multibox_prior(data, *, sizes, ratios, clip, steps, offsets):
     return zero_grad_link(res, data)
 
 
-@register('_contrib_MultiBoxTarget', aliases=('_npx_multibox_target',),
+@register('_contrib_MultiBoxTarget', named_outputs=True, merges=False,
+          aliases=('_npx_multibox_target',),
           inputs=('anchor', 'label', 'cls_pred'),
           params={'overlap_threshold': (Float, 0.5), 'ignore_label': (Float, -1.0),
                   'negative_mining_ratio': (Float, -1.0), 'negative_mining_thresh': (Float, 0.5),
@@ -588,7 +591,8 @@ def multibox_target(anchor, label, cls_pred, *, overlap_threshold, ignore_label,
     return out(loc_t.reshape(nb, -1)), out(loc_m.reshape(nb, -1)), out(cls_t)
 
 
-@register('_contrib_MultiBoxDetection', aliases=('_npx_multibox_detection',),
+@register('_contrib_MultiBoxDetection', named_outputs=True, merges=False,
+          aliases=('_npx_multibox_detection',),
           inputs=('cls_prob', 'loc_pred', 'anchor'),
           params={'clip': (Bool, True), 'threshold': (Float, 0.01), 'background_id': (Int, 0),
                   'nms_threshold': (Float, 0.5), 'force_suppress': (Bool, False),
@@ -824,7 +828,8 @@ def _run_proposals(op, cls_prob, bbox_pred, im_info, params, single):
             zero_grad_link(score, cls_prob, bbox_pred, im_info))
 
 
-@register('_contrib_Proposal', inputs=('cls_prob', 'bbox_pred', 'im_info'),
+@register('_contrib_Proposal', named_outputs=True, merges=False,
+          inputs=('cls_prob', 'bbox_pred', 'im_info'),
           params=_PROPOSAL_PARAMS, num_outputs=2, num_visible_outputs=_proposal_outputs,
           output_names=('output', 'score'))
 def proposal(cls_prob, bbox_pred, im_info, **params):
@@ -837,7 +842,8 @@ def proposal(cls_prob, bbox_pred, im_info, **params):
     return _run_proposals('_contrib_Proposal', cls_prob, bbox_pred, im_info, params, True)
 
 
-@register('_contrib_MultiProposal', inputs=('cls_prob', 'bbox_pred', 'im_info'),
+@register('_contrib_MultiProposal', named_outputs=True, merges=False,
+          inputs=('cls_prob', 'bbox_pred', 'im_info'),
           params=_PROPOSAL_PARAMS, num_outputs=2, num_visible_outputs=_proposal_outputs,
           output_names=('output', 'score'))
 def multi_proposal(cls_prob, bbox_pred, im_info, **params):
@@ -893,7 +899,7 @@ def _bin_points(start, length, pooled, grid, gmax):
     return pts, (i < g)
 
 
-@register('_contrib_ROIAlign', inputs=('data', 'rois'),
+@register('_contrib_ROIAlign', named_outputs=True, inputs=('data', 'rois'),
           params={'pooled_size': (Shape, REQUIRED), 'spatial_scale': (Float, REQUIRED),
                   'sample_ratio': (Int, -1), 'position_sensitive': (Bool, False),
                   'aligned': (Bool, False)})
@@ -973,7 +979,7 @@ class _NoBackward(torch.autograd.Function):
         raise MXNetError('%s: Backward is not supported.' % ctx.name)
 
 
-@register('_contrib_RROIAlign', inputs=('data', 'rois'),
+@register('_contrib_RROIAlign', named_outputs=True, inputs=('data', 'rois'),
           params={'pooled_size': (Shape, REQUIRED), 'spatial_scale': (Float, REQUIRED),
                   'sampling_ratio': (Int, -1)})
 def rroi_align(data, rois, *, pooled_size, spatial_scale, sampling_ratio):
@@ -1035,7 +1041,7 @@ def _group_channels(ctop, ph_n, pw_n, group_size, dt, dev):
     return (c * group_size + gh.view(1, -1, 1)) * group_size + gw.view(1, 1, -1)
 
 
-@register('_contrib_PSROIPooling', inputs=('data', 'rois'),
+@register('_contrib_PSROIPooling', named_outputs=True, merges=False, inputs=('data', 'rois'),
           params={'spatial_scale': (Float, REQUIRED), 'output_dim': (Int, REQUIRED),
                   'pooled_size': (Int, REQUIRED), 'group_size': (Int, 0)})
 def psroi_pooling(data, rois, *, spatial_scale, output_dim, pooled_size, group_size):
@@ -1087,7 +1093,8 @@ def psroi_pooling(data, rois, *, spatial_scale, output_dim, pooled_size, group_s
     return out.to(dt)
 
 
-@register('_contrib_DeformablePSROIPooling', inputs=('data', 'rois', 'trans'),
+@register('_contrib_DeformablePSROIPooling', named_outputs=True, merges=False,
+          inputs=('data', 'rois', 'trans'),
           params={'spatial_scale': (Float, REQUIRED), 'output_dim': (Int, REQUIRED),
                   'group_size': (Int, REQUIRED), 'pooled_size': (Int, REQUIRED),
                   'part_size': (Int, 0), 'sample_per_part': (Int, 1),
@@ -1175,7 +1182,8 @@ def deformable_psroi_pooling(data, rois, trans=None, *, spatial_scale, output_di
 # AdaptiveAvgPooling2D / BilinearResize2D
 # ---------------------------------------------------------------------------------------------
 
-@register('_contrib_AdaptiveAvgPooling2D', params={'output_size': (Shape, ())})
+@register('_contrib_AdaptiveAvgPooling2D', monitor_prefix='input',
+          params={'output_size': (Shape, ())})
 def adaptive_avg_pooling2d(data, *, output_size):
     """Applies a 2D adaptive average pooling over a 4D input with the shape of (NCHW). The
     pooling kernel and stride sizes are automatically chosen for desired output sizes.
@@ -1381,7 +1389,8 @@ _MDCONV_PARAMS['im2col_step'] = (Int, 64)
 _MDCONV_PARAMS['layout'] = _DCONV_PARAMS['layout']
 
 
-@register('_contrib_DeformableConvolution', inputs=('data', 'offset', 'weight', 'bias'),
+@register('_contrib_DeformableConvolution', named_outputs=True, merges=False,
+          inputs=('data', 'offset', 'weight', 'bias'),
           params=_DCONV_PARAMS, infer_shape=_dconv_param_shapes(2),
           input_rule=lambda p: ['data', 'offset', 'weight'] + ([] if p['no_bias'] else ['bias']))
 def deformable_convolution(data, offset, weight, bias=None, **p):

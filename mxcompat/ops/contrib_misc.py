@@ -63,7 +63,8 @@ def backward_index_copy():
     _bad_inputs('_contrib_backward_index_copy', 4)
 
 
-@register('_contrib_index_array', params={'axes': (Opt(Shape), None)}, differentiable=False)
+@register('_contrib_index_array', named_outputs=True,
+          params={'axes': (Opt(Shape), None)}, differentiable=False)
 def index_array(data, *, axes):
     """Returns an array of indexes of the input array.
 
@@ -137,7 +138,7 @@ def _round_half_away(t):
     return torch.sign(t) * torch.floor(t.abs() + 0.5)
 
 
-@register('_contrib_round_ste')
+@register('_contrib_round_ste', monitor_prefix='input')
 def round_ste(data):
     """Straight-through-estimator of `round()`: rounds half away from zero in the forward pass
     and passes the gradient through unchanged."""
@@ -146,7 +147,7 @@ def round_ste(data):
     return _StraightThrough.apply(data, _round_half_away)
 
 
-@register('_contrib_sign_ste')
+@register('_contrib_sign_ste', monitor_prefix='input')
 def sign_ste(data):
     """Straight-through-estimator of `sign()`: the sign in the forward pass, the unchanged
     gradient in the backward pass."""
@@ -169,7 +170,7 @@ class _GradMultiplier(torch.autograd.Function):
 _SCALAR_PARAMS = {'scalar': (Float, 1.0), 'is_int': (Bool, True)}
 
 
-@register('_contrib_gradientmultiplier', params=_SCALAR_PARAMS)
+@register('_contrib_gradientmultiplier', monitor_prefix='input', params=_SCALAR_PARAMS)
 def gradientmultiplier(data, *, scalar, is_int):
     """This operator implements the gradient multiplier function. In forward pass it acts as an
     identity transform. During backpropagation it multiplies the gradient from the subsequent
@@ -179,7 +180,7 @@ def gradientmultiplier(data, *, scalar, is_int):
     return data.clone()
 
 
-@register('_contrib_backward_gradientmultiplier', params=_SCALAR_PARAMS)
+@register('_contrib_backward_gradientmultiplier', monitor_prefix='input', params=_SCALAR_PARAMS)
 def backward_gradientmultiplier(data, *, scalar, is_int):
     """Backward of gradientmultiplier: ``data * scalar`` (the scalar cast to an integer
     array's dtype)."""
@@ -207,7 +208,7 @@ def backward_quadratic(*, a, b, c):
     _bad_inputs('_contrib_backward_quadratic', 2)
 
 
-@register('_contrib_div_sqrt_dim')
+@register('_contrib_div_sqrt_dim', monitor_prefix='input')
 def div_sqrt_dim(data):
     """Rescale the input by the square root of the channel dimension.
 
@@ -251,7 +252,8 @@ def _merge_heads(t, batch):
 _HEADS = {'heads': (Int, REQUIRED)}
 
 
-@register('_contrib_interleaved_matmul_selfatt_qk', inputs=('queries_keys_values',),
+@register('_contrib_interleaved_matmul_selfatt_qk', named_outputs=True,
+          inputs=('queries_keys_values',),
           params=_HEADS)
 def interleaved_matmul_selfatt_qk(queries_keys_values, *, heads):
     """Compute the matrix multiplication between the projections of queries and keys in
@@ -266,7 +268,7 @@ def interleaved_matmul_selfatt_qk(queries_keys_values, *, heads):
     return torch.matmul(qkv[0] * scale, qkv[1].transpose(1, 2))
 
 
-@register('_contrib_interleaved_matmul_selfatt_valatt',
+@register('_contrib_interleaved_matmul_selfatt_valatt', named_outputs=True,
           inputs=('queries_keys_values', 'attention'), params=_HEADS)
 def interleaved_matmul_selfatt_valatt(queries_keys_values, attention, *, heads):
     """Compute the matrix multiplication between the projections of values and the attention
@@ -284,7 +286,8 @@ def interleaved_matmul_selfatt_valatt(queries_keys_values, attention, *, heads):
     return _merge_heads(torch.matmul(attention, v), b)
 
 
-@register('_contrib_interleaved_matmul_encdec_qk', inputs=('queries', 'keys_values'),
+@register('_contrib_interleaved_matmul_encdec_qk', named_outputs=True,
+          inputs=('queries', 'keys_values'),
           params=_HEADS)
 def interleaved_matmul_encdec_qk(queries, keys_values, *, heads):
     """Compute the matrix multiplication between the projections of queries and keys in
@@ -303,7 +306,8 @@ def interleaved_matmul_encdec_qk(queries, keys_values, *, heads):
     return torch.matmul(q * (1.0 / math.sqrt(q.shape[2])), k.transpose(1, 2))
 
 
-@register('_contrib_interleaved_matmul_encdec_valatt', inputs=('keys_values', 'attention'),
+@register('_contrib_interleaved_matmul_encdec_valatt', named_outputs=True,
+          inputs=('keys_values', 'attention'),
           params=_HEADS)
 def interleaved_matmul_encdec_valatt(keys_values, attention, *, heads):
     """Compute the matrix multiplication between the projections of values and the attention
@@ -336,7 +340,7 @@ def _fft_shape_check(opname, data):
                          % (opname, tuple(data.shape)))
 
 
-@register('_contrib_fft', params={'compute_size': (Int, 128)})
+@register('_contrib_fft', named_outputs=True, merges=False, params={'compute_size': (Int, 128)})
 def fft(data, *, compute_size):
     """Apply 1D FFT to input (GPU only, as in MXNet).
 
@@ -348,7 +352,7 @@ def fft(data, *, compute_size):
     return torch.view_as_real(out).reshape(*data.shape[:-1], 2 * data.shape[-1]).to(data.dtype)
 
 
-@register('_contrib_ifft', params={'compute_size': (Int, 128)})
+@register('_contrib_ifft', named_outputs=True, merges=False, params={'compute_size': (Int, 128)})
 def ifft(data, *, compute_size):
     """Apply 1D ifft to input (GPU only, as in MXNet).
 
@@ -366,7 +370,7 @@ def ifft(data, *, compute_size):
     return (torch.fft.ifft(z, dim=-1).real * n).to(data.dtype)
 
 
-@register('_contrib_count_sketch', inputs=('data', 'h', 's'),
+@register('_contrib_count_sketch', named_outputs=True, merges=False, inputs=('data', 'h', 's'),
           params={'out_dim': (Int, REQUIRED), 'processing_batch_size': (Int, 32)})
 def count_sketch(data, h, s, *, out_dim, processing_batch_size):
     """Apply CountSketch to input: map a d-dimension data to k-dimension data (GPU only, as in
@@ -392,7 +396,7 @@ def count_sketch(data, h, s, *, out_dim, processing_batch_size):
 # Hawkes process log likelihood
 # ---------------------------------------------------------------------------------------------
 
-@register('_contrib_hawkesll',
+@register('_contrib_hawkesll', named_outputs=True,
           inputs=('lda', 'alpha', 'beta', 'state', 'lags', 'marks', 'valid_length', 'max_time'),
           num_outputs=2, output_names=('output', 'out_state'))
 def hawkesll(lda, alpha, beta, state, lags, marks, valid_length, max_time):
@@ -469,7 +473,7 @@ def _mean_var_outputs(p):
     return 3 if p['output_mean_var'] else 1
 
 
-@register('_contrib_BatchNormWithReLU',
+@register('_contrib_BatchNormWithReLU', named_outputs=True,
           input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), params=_BN_PARAMS,
@@ -551,7 +555,7 @@ def _calib_out_type(out_type, min_calib_range):
 _CALIB = {'min_calib_range': (Opt(Float), None), 'max_calib_range': (Opt(Float), None)}
 
 
-@register('_contrib_quantize_v2',
+@register('_contrib_quantize_v2', merges=False,
           params=dict({'out_type': (Enum('auto', 'int8', 'uint8'), 'int8')}, **_CALIB),
           num_outputs=3, output_names=('output', 'min_output', 'max_output'),
           differentiable=False)
@@ -589,7 +593,7 @@ def quantize_v2(data, *, out_type, min_calib_range, max_calib_range):
     return (q,) + _range_outputs(lo, hi, dev)
 
 
-@register('_contrib_quantize_asym', params=_CALIB, num_outputs=3,
+@register('_contrib_quantize_asym', merges=False, params=_CALIB, num_outputs=3,
           output_names=('output', 'scale', 'shift'), differentiable=False)
 def quantize_asym(data, *, min_calib_range, max_calib_range):
     """Quantize a input tensor from float to uint8_t asymmetrically:
@@ -619,7 +623,7 @@ def quantize_asym(data, *, min_calib_range, max_calib_range):
     return (q,) + _range_outputs(scale, shift, dev)
 
 
-@register('_contrib_dequantize', inputs=('data', 'min_range', 'max_range'),
+@register('_contrib_dequantize', merges=False, inputs=('data', 'min_range', 'max_range'),
           params={'out_type': (Enum('float32'), 'float32')}, differentiable=False)
 def dequantize(data, min_range, max_range, *, out_type):
     """Dequantize the input tensor into a float tensor: ``data * max(|min|, |max|) / R`` with

@@ -17,21 +17,17 @@ _GRAPHS = {}  # id(subgraph Symbol) -> _Graph, dropped with the Symbol
 
 
 class _Graph:
-    """A subgraph compiled once into an executor plan: call with its inputs, in
+    """A subgraph lowered once (symbol/lowering.py): call with its inputs, in
     ``list_inputs()`` order, to get its outputs."""
-    __slots__ = ('plan', 'slots', 'symbol')
+    __slots__ = ('run', 'symbol')
 
     def __init__(self, symbol):
-        from ..executor import _Plan
+        from ..symbol.lowering import Lowered
         self.symbol = symbol
-        self.plan = _Plan(symbol)
-        self.slots = [self.plan.var_slots[n] for n in symbol.list_inputs()]
+        self.run = Lowered(symbol)
 
     def __call__(self, inputs):
-        values = [None] * self.plan.n_slots
-        for slot, v in zip(self.slots, inputs):
-            values[slot] = v
-        return self.plan.run(values)
+        return self.run(inputs)
 
     def out_shapes(self, inputs):
         """Output shapes for inputs of these shapes (for loops that run no iteration)."""
@@ -53,6 +49,12 @@ def _subgraphs(name, subgraphs, n):
         raise MXNetError('%s needs %d subgraph(s); build it with mx.sym.contrib.%s'
                          % (name, n, name.strip('_')))
     return [_graph(s) for s in subgraphs]
+
+
+def _outputs(res):
+    """The outputs as every implementation of the table returns them: a tuple, or the
+    tensor itself where there is one."""
+    return res[0] if len(res) == 1 else tuple(res)
 
 
 def _as_bool(pred, name):
@@ -101,7 +103,7 @@ def _foreach_shapes(in_shapes, p):
     return out
 
 
-@register('_foreach', inputs=('*data',), key_var_num_args='num_args',
+@register('_foreach', merges=False, inputs=('*data',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'num_outputs': (Int, REQUIRED),
                   'num_out_data': (Int, REQUIRED), 'in_state_locs': (Shape, REQUIRED),
                   'in_data_locs': (Shape, REQUIRED), 'remain_locs': (Shape, REQUIRED)},
@@ -133,7 +135,7 @@ def foreach(*inputs, num_args, num_outputs, num_out_data, in_state_locs, in_data
         for k in range(num_out_data):
             outs[k].append(res[k])
         states = res[num_out_data:]
-    return tuple([torch.stack(o) for o in outs] + list(states))
+    return _outputs([torch.stack(o) for o in outs] + list(states))
 
 
 def _while_shapes(in_shapes, p):
@@ -147,7 +149,7 @@ def _while_shapes(in_shapes, p):
     return out
 
 
-@register('_while_loop', inputs=('*data',), key_var_num_args='num_args',
+@register('_while_loop', merges=False, inputs=('*data',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'num_outputs': (Int, REQUIRED),
                   'num_out_data': (Int, REQUIRED), 'max_iterations': (Int, REQUIRED),
                   'cond_input_locs': (Shape, REQUIRED), 'func_input_locs': (Shape, REQUIRED),
@@ -189,7 +191,7 @@ def while_loop(*inputs, num_args, num_outputs, num_out_data, max_iterations, con
             pad = torch.zeros((max_iterations - step,) + shape, dtype=outs[k][0].dtype
                               if step else ref.dtype, device=ref.device)
             stacked.append(torch.cat([torch.stack(outs[k]), pad]) if step else pad)
-    return tuple(stacked + [func_in[loc] for loc in func_var_locs])
+    return _outputs(stacked + [func_in[loc] for loc in func_var_locs])
 
 
 def _cond_shapes(in_shapes, p):
@@ -204,7 +206,7 @@ def _cond_shapes(in_shapes, p):
     return out
 
 
-@register('_cond', inputs=('*data',), key_var_num_args='num_args',
+@register('_cond', merges=False, inputs=('*data',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'num_outputs': (Int, REQUIRED),
                   'cond_input_locs': (Shape, REQUIRED), 'then_input_locs': (Shape, REQUIRED),
                   'else_input_locs': (Shape, REQUIRED)},
@@ -218,4 +220,4 @@ def cond(*inputs, num_args, num_outputs, cond_input_locs, then_input_locs, else_
         res = then_g([inputs[j] for j in then_input_locs])
     else:
         res = else_g([inputs[j] for j in else_input_locs])
-    return tuple(res)
+    return _outputs(res)

@@ -238,9 +238,15 @@ def opdef(attrs):
         (ins, _, aux_shapes), _ = infer(op_type, attrs, shapes[:len(args)], None)
         return [tuple(s) for s in ins] + [tuple(s) for s in aux_shapes]
 
-    return OpDef('Custom', custom, ('*data',), params, (), tuple(auxs), len(outs), None,
-                 tuple(outs), Custom.__doc__, None, lambda p: list(args) + list(auxs),
-                 input_shapes, True, tuple(auxs))
+    def custom_one(*tensors, **params):
+        """``custom`` for a custom operator with one output: returns that tensor, as every
+        single-output implementation of the table does."""
+        return custom(*tensors, **params)[0]
+
+    return OpDef('Custom', custom_one if len(outs) == 1 else custom, ('*data',), params, (),
+                 tuple(auxs), len(outs), None, tuple(outs), Custom.__doc__, None,
+                 lambda p: list(args) + list(auxs),
+                 input_shapes, True, tuple(auxs), merges=False)
 
 
 def symbol_Custom(*data, **kwargs):  # noqa: N802  (MXNet's operator name)

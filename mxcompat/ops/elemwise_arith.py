@@ -276,7 +276,7 @@ def _scalar_op(name, kernel, aliases, doc):
         return kernel(t, s)
     op.__name__ = name
     op.__doc__ = doc
-    register(name, params=_SCALAR_PARAMS, aliases=aliases)(op)
+    register(name, params=_SCALAR_PARAMS, aliases=aliases, monitor_prefix='input')(op)
 
 
 for _name, _kernel, _aliases, _doc in (

@@ -25,7 +25,7 @@ def _unary(name, fn, doc, int_native=False):
     """Register ``fn`` as a unary operator. Unless ``int_native``, integer arrays are computed
     in float64 and cast back."""
     if int_native:  # the torch function itself: no Python frame between mx.nd and torch
-        register(name, infer_shape='same', doc=doc)(fn)
+        register(name, infer_shape='same', doc=doc, monitor_prefix='input')(fn)
         return
 
     def op(data):
@@ -34,7 +34,7 @@ def _unary(name, fn, doc, int_native=False):
         return fn(data.to(torch.float64)).to(data.dtype)
     op.__name__ = name
     op.__doc__ = doc
-    register(name, infer_shape='same')(op)
+    register(name, infer_shape='same', monitor_prefix='input')(op)
 
 
 def _round(x):
@@ -194,7 +194,8 @@ for _name, _fn, _doc in (
     _unary(_name, _fn, _doc)
 
 
-@register('hard_sigmoid', params={'alpha': (Float, 0.2), 'beta': (Float, 0.5)})
+@register('hard_sigmoid', monitor_prefix='input',
+          params={'alpha': (Float, 0.2), 'beta': (Float, 0.5)})
 def hard_sigmoid(data, *, alpha, beta):
     """Computes hard sigmoid of x element-wise: max(0, min(1, alpha * x + beta))."""
     if not data.is_floating_point():
@@ -205,7 +206,7 @@ def hard_sigmoid(data, *, alpha, beta):
     return torch.where((v > 0) & (v < 1), v, v.detach().clamp(0, 1))
 
 
-@register('smooth_l1', params={'scalar': (Float, 1.0)})
+@register('smooth_l1', monitor_prefix='input', params={'scalar': (Float, 1.0)})
 def smooth_l1(data, *, scalar):
     """Calculate Smooth L1 Loss(lhs, scalar): (sigma*x)^2/2 if |x| < 1/sigma^2, else
     |x| - 0.5/sigma^2."""
@@ -215,7 +216,8 @@ def smooth_l1(data, *, scalar):
     return torch.where(a > ibsq, a - 0.5 * ibsq, (0.5 * bsq) * data * data)
 
 
-@register('clip', params={'a_min': (Float, REQUIRED), 'a_max': (Float, REQUIRED)})
+@register('clip', monitor_prefix='input',
+          params={'a_min': (Float, REQUIRED), 'a_max': (Float, REQUIRED)})
 def clip(data, *, a_min, a_max):
     """Clips (limits) the values in an array to [a_min, a_max]; the gradient is 0 outside."""
     if not data.is_floating_point():
@@ -263,13 +265,13 @@ def _needs_graph(t):
     return t.requires_grad and torch.is_grad_enabled()
 
 
-@register('_copy', aliases=('identity',))
+@register('_copy', monitor_prefix='input', aliases=('identity',))
 def copy(data):
     """Returns a copy of the input."""
     return data.clone()
 
 
-@register('BlockGrad', aliases=('stop_gradient',))
+@register('BlockGrad', monitor_prefix='input', aliases=('stop_gradient',))
 def block_grad(data):
     """Stops gradient computation: the output is a copy of the input whose gradient is zero."""
     if _needs_graph(data):
@@ -277,7 +279,7 @@ def block_grad(data):
     return data.clone()
 
 
-@register('make_loss', output_names=('loss',))
+@register('make_loss', monitor_prefix='input', output_names=('loss',))
 def make_loss(data):
     """Make your own loss function in network construction: the gradient of the input is 1."""
     if _needs_graph(data):
@@ -285,7 +287,8 @@ def make_loss(data):
     return data.clone()
 
 
-@register('MakeLoss', params={'grad_scale': (Float, 1.0), 'valid_thresh': (Float, 0.0),
+@register('MakeLoss', named_outputs=True, merges=False,
+          params={'grad_scale': (Float, 1.0), 'valid_thresh': (Float, 0.0),
                               'normalization': (Enum('null', 'batch', 'valid'), 'null')})
 def make_loss_legacy(data, *, grad_scale, valid_thresh, normalization):
     """Make your own loss function in network construction: the gradient of the input is
@@ -319,7 +322,7 @@ class _ConstantLike(torch.autograd.Function):
         return torch.zeros_like(g), None
 
 
-@register('zeros_like')
+@register('zeros_like', monitor_prefix='input')
 def zeros_like(data):
     """Return an array of zeros with the same shape, type and storage type as the input."""
     if _needs_graph(data):
@@ -327,7 +330,7 @@ def zeros_like(data):
     return torch.zeros_like(data)
 
 
-@register('ones_like')
+@register('ones_like', monitor_prefix='input')
 def ones_like(data):
     """Return an array of ones with the same shape and type as the input."""
     if _needs_graph(data):
@@ -336,13 +339,16 @@ def ones_like(data):
 
 
 # ------------------------------------------------------------------------------ casts
-@register('Cast', aliases=('cast',), params={'dtype': (DType, REQUIRED)}, infer_shape='same')
+@register('Cast', monitor_prefix='input',
+          aliases=('cast',), params={'dtype': (DType, REQUIRED)}, infer_shape='same',
+          dtype_output=True)
 def cast(data, *, dtype):
     """Casts all elements of the input to a new type."""
     return data.to(dtype_torch(dtype), copy=True)
 
 
-@register('amp_cast', params={'dtype': (DType, REQUIRED)}, infer_shape='same')
+@register('amp_cast', monitor_prefix='input',
+          params={'dtype': (DType, REQUIRED)}, infer_shape='same', dtype_output=True)
 def amp_cast(data, *, dtype):
     """Cast function between low precision float/FP32 used by AMP: arrays of other dtypes are
     returned unchanged."""

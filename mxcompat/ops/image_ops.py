@@ -119,7 +119,7 @@ def normalize(data, *, mean, std):
     return out if out.dtype == data.dtype else out.to(data.dtype)
 
 
-@register('_image_crop', aliases=('_npx__image_crop',),
+@register('_image_crop', monitor_prefix='input', aliases=('_npx__image_crop',),
           params={'x': (Int, REQUIRED), 'y': (Int, REQUIRED), 'width': (Int, REQUIRED),
                   'height': (Int, REQUIRED)})
 def crop(data, *, x, y, width, height):
@@ -329,7 +329,7 @@ def _resize_hw(h, w, size, keep_ratio):
     return size[1], size[0]
 
 
-@register('_image_resize', aliases=('_npx__image_resize',),
+@register('_image_resize', monitor_prefix='input', aliases=('_npx__image_resize',),
           params={'size': (Shape, ()), 'keep_ratio': (Bool, False), 'interp': (Int, 1)})
 def resize(data, *, size, keep_ratio, interp):
     """Resize an image NDArray of shape (H x W x C) or (N x H x W x C) to the given size.
@@ -358,21 +358,24 @@ def resize(data, *, size, keep_ratio, interp):
 # flips
 # ---------------------------------------------------------------------------------------------
 
-@register('_image_flip_left_right', aliases=('_npx__image_flip_left_right',))
+@register('_image_flip_left_right', monitor_prefix='input',
+          aliases=('_npx__image_flip_left_right',))
 def flip_left_right(data):
     """Reverses the order of elements along the width (axis 1) of an image (H x W x C)."""
     _check_image('_image_flip_left_right', data)
     return _augmented(data.flip(1), data)
 
 
-@register('_image_flip_top_bottom', aliases=('_npx__image_flip_top_bottom',))
+@register('_image_flip_top_bottom', monitor_prefix='input',
+          aliases=('_npx__image_flip_top_bottom',))
 def flip_top_bottom(data):
     """Reverses the order of elements along the height (axis 0) of an image (H x W x C)."""
     _check_image('_image_flip_top_bottom', data)
     return _augmented(data.flip(0), data)
 
 
-@register('_image_random_flip_left_right', aliases=('_npx__image_random_flip_left_right',))
+@register('_image_random_flip_left_right', monitor_prefix='input',
+          aliases=('_npx__image_random_flip_left_right',))
 def random_flip_left_right(data):
     """Randomly flip the input image left to right with a probability of 0.5."""
     _check_image('_image_random_flip_left_right', data)
@@ -381,7 +384,8 @@ def random_flip_left_right(data):
     return _augmented(data.flip(1), data)
 
 
-@register('_image_random_flip_top_bottom', aliases=('_npx__image_random_flip_top_bottom',))
+@register('_image_random_flip_top_bottom', monitor_prefix='input',
+          aliases=('_npx__image_random_flip_top_bottom',))
 def random_flip_top_bottom(data):
     """Randomly flip the input image top to bottom with a probability of 0.5."""
     _check_image('_image_random_flip_top_bottom', data)
@@ -482,7 +486,8 @@ def _check_factors(opname, lo, hi):
                          % (opname, lo, hi))
 
 
-@register('_image_random_brightness', aliases=('_npx__image_random_brightness',),
+@register('_image_random_brightness', monitor_prefix='input',
+          aliases=('_npx__image_random_brightness',),
           params=_ENHANCE)
 def random_brightness(data, *, min_factor, max_factor):
     """Randomly scale the brightness of an image (H x W x C) by a factor drawn uniformly from
@@ -492,7 +497,8 @@ def random_brightness(data, *, min_factor, max_factor):
     return _augment(op, data, _brightness, _uniform(min_factor, max_factor))
 
 
-@register('_image_random_contrast', aliases=('_npx__image_random_contrast',),
+@register('_image_random_contrast', monitor_prefix='input',
+          aliases=('_npx__image_random_contrast',),
           params=_ENHANCE)
 def random_contrast(data, *, min_factor, max_factor):
     """Randomly change the contrast of an image (H x W x C): blend it with its mean gray level
@@ -502,7 +508,8 @@ def random_contrast(data, *, min_factor, max_factor):
     return _augment(op, data, _contrast, _uniform(min_factor, max_factor))
 
 
-@register('_image_random_saturation', aliases=('_npx__image_random_saturation',),
+@register('_image_random_saturation', monitor_prefix='input',
+          aliases=('_npx__image_random_saturation',),
           params=_ENHANCE)
 def random_saturation(data, *, min_factor, max_factor):
     """Randomly change the saturation of an image (H x W x C) by a factor drawn uniformly from
@@ -512,7 +519,8 @@ def random_saturation(data, *, min_factor, max_factor):
     return _augment(op, data, _saturation, _uniform(min_factor, max_factor))
 
 
-@register('_image_random_hue', aliases=('_npx__image_random_hue',), params=_ENHANCE)
+@register('_image_random_hue', monitor_prefix='input',
+          aliases=('_npx__image_random_hue',), params=_ENHANCE)
 def random_hue(data, *, min_factor, max_factor):
     """Randomly shift the hue of an image (H x W x 3) by a fraction of a turn drawn uniformly
     from [min_factor, max_factor] (in HLS space)."""
@@ -521,7 +529,8 @@ def random_hue(data, *, min_factor, max_factor):
     return _augment(op, data, _hue, _uniform(min_factor, max_factor))
 
 
-@register('_image_random_color_jitter', aliases=('_npx__image_random_color_jitter',),
+@register('_image_random_color_jitter', monitor_prefix='input',
+          aliases=('_npx__image_random_color_jitter',),
           params={'brightness': (Float, REQUIRED), 'contrast': (Float, REQUIRED),
                   'saturation': (Float, REQUIRED), 'hue': (Float, REQUIRED)})
 def random_color_jitter(data, *, brightness, contrast, saturation, hue):
@@ -542,7 +551,8 @@ def random_color_jitter(data, *, brightness, contrast, saturation, hue):
     return _augmented(_store(x, data), data)
 
 
-@register('_image_adjust_lighting', aliases=('_npx__image_adjust_lighting',),
+@register('_image_adjust_lighting', monitor_prefix='input',
+          aliases=('_npx__image_adjust_lighting',),
           params={'alpha': (FloatTuple, REQUIRED)})
 def adjust_lighting(data, *, alpha):
     """Adjust the lighting level of the input (H x W x 3), following the AlexNet style: add
@@ -553,7 +563,8 @@ def adjust_lighting(data, *, alpha):
     return _augment(op, data, _lighting, alpha)
 
 
-@register('_image_random_lighting', aliases=('_npx__image_random_lighting',),
+@register('_image_random_lighting', monitor_prefix='input',
+          aliases=('_npx__image_random_lighting',),
           params={'alpha_std': (Float, 0.05)})
 def random_lighting(data, *, alpha_std):
     """Randomly add PCA noise, following the AlexNet style: alphas drawn from

@@ -121,7 +121,7 @@ _SLICE_PARAMS = {'begin': (OptIntTuple, REQUIRED), 'end': (OptIntTuple, REQUIRED
                  'step': (OptIntTuple, ())}
 
 
-@register('slice', aliases=('crop',), params=_SLICE_PARAMS)
+@register('slice', monitor_prefix='input', aliases=('crop',), params=_SLICE_PARAMS)
 def slice_(data, *, begin, end, step):
     """Slices a region of the array: ``data[begin[0]:end[0]:step[0], ...]``.
 
@@ -132,7 +132,8 @@ def slice_(data, *, begin, end, step):
     return out.flip(flips) if flips else out.clone()
 
 
-@register('slice_axis', params={'axis': (Int, REQUIRED), 'begin': (Int, REQUIRED),
+@register('slice_axis', monitor_prefix='input',
+          params={'axis': (Int, REQUIRED), 'begin': (Int, REQUIRED),
                                 'end': (Opt(Int), REQUIRED)})
 def slice_axis(data, *, axis, begin, end):
     """Slices along a given axis: ``data`` restricted to ``begin:end`` on ``axis``."""
@@ -193,7 +194,7 @@ def slice_assign(lhs, rhs, *, begin, end, step):
     return out
 
 
-@register('_slice_assign_scalar', aliases=('_crop_assign_scalar',),
+@register('_slice_assign_scalar', monitor_prefix='input', aliases=('_crop_assign_scalar',),
           params=dict({'scalar': (Float, 0.0)}, **_SLICE_PARAMS), differentiable=False)
 def slice_assign_scalar(data, *, scalar, begin, end, step):
     """Returns ``data`` with the slice (begin, end, step) set to ``scalar``."""
@@ -258,7 +259,8 @@ def pick(data, index, *, axis, keepdims, mode):
     return out if keepdims else out.squeeze(ax)
 
 
-@register('batch_take', inputs=('a', 'indices'), differentiable=False)
+@register('batch_take', inputs=('a', 'indices'), differentiable=False,
+          input_dtypes={'indices': 'int32'})
 def batch_take(a, indices):
     """Takes ``a[i, indices[i]]`` for each row ``i`` (deprecated: use pick)."""
     if a.dim() < 2:

@@ -305,7 +305,8 @@ class _SVMOutputFn(torch.autograd.Function):
         return _svm_grad(out, label, *ctx.p), _label_grad(ctx, label), None, None, None
 
 
-@register('SVMOutput', inputs=('data', 'label'), infer_shape=param_shapes.softmax_label,
+@register('SVMOutput', named_outputs=True, merges=False,
+          inputs=('data', 'label'), infer_shape=param_shapes.softmax_label,
           params={'margin': (Float, 1.0), 'regularization_coefficient': (Float, 1.0),
                   'use_linear': (Bool, False)})
 def svm_output(data, label, *, margin, regularization_coefficient, use_linear):
@@ -378,7 +379,7 @@ def _ctc_inputs(p):
     return names
 
 
-@register('CTCLoss', inputs=('data', 'label', 'data_lengths', 'label_lengths'),
+@register('CTCLoss', named_outputs=True, inputs=('data', 'label', 'data_lengths', 'label_lengths'),
           aliases=('ctc_loss', '_contrib_CTCLoss', '_contrib_ctc_loss'),
           params={'use_data_lengths': (Bool, False), 'use_label_lengths': (Bool, False),
                   'blank_label': (Enum('first', 'last'), 'first')},
@@ -461,7 +462,7 @@ class _KLSparseRegFn(torch.autograd.Function):
         return head_grad + reg.reshape((1,) * (data.dim() - 1) + (k,)), None, None
 
 
-@register('IdentityAttachKLSparseReg',
+@register('IdentityAttachKLSparseReg', named_outputs=True, merges=False,
           input_init={'moving_avg': '["zero", {}]'},
           inputs=('data', 'moving_avg'), aux=('moving_avg',),
           infer_shape=param_shapes.kl_sparse_reg,

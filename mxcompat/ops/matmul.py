@@ -97,7 +97,7 @@ def batch_dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
     return torch.matmul(a, b)
 
 
-@register('khatri_rao', inputs=('*args',), key_var_num_args='num_args',
+@register('khatri_rao', monitor_prefix='arg', inputs=('*args',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED)}, differentiable=False)
 def khatri_rao(*args, num_args):
     """Computes the column-wise Khatri-Rao product of the input matrices (M_i, N) -> (prod M_i,
@@ -149,7 +149,7 @@ def _out_sizes(opname, spatial, kernel, stride, dilate, pad, what):
     return out
 
 
-@register('im2col', params=_CONV_PARAMS)
+@register('im2col', named_outputs=True, params=_CONV_PARAMS)
 def im2col(data, *, kernel, stride, dilate, pad):
     """Extracts sliding local blocks of (N, C, H, W) into columns (N, C * prod(kernel), L)."""
     stride, dilate, pad = _conv_geometry('im2col', kernel, stride, dilate, pad)
@@ -160,7 +160,8 @@ def im2col(data, *, kernel, stride, dilate, pad):
     return F.unfold(data, kernel, dilate, pad, stride)
 
 
-@register('col2im', params=dict({'output_size': (Shape, REQUIRED)}, **_CONV_PARAMS))
+@register('col2im', named_outputs=True,
+          params=dict({'output_size': (Shape, REQUIRED)}, **_CONV_PARAMS))
 def col2im(data, *, output_size, kernel, stride, dilate, pad):
     """Combines columns (N, C * prod(kernel), L) into an array (N, C, *output_size), summing
     overlapping values (the adjoint of im2col)."""

@@ -19,7 +19,7 @@ _ACT = {'relu': torch.relu, 'sigmoid': torch.sigmoid, 'tanh': torch.tanh,
         'softrelu': F.softplus, 'softsign': F.softsign}
 
 
-@register('Activation',
+@register('Activation', monitor_prefix='input', named_outputs=True,
           params={'act_type': (Enum('relu', 'sigmoid', 'tanh', 'softrelu', 'softsign'),
                                REQUIRED)})
 def activation(data, act_type):
@@ -70,7 +70,7 @@ def _leaky_outputs(p):
     return 2 if p['act_type'] == 'rrelu' else 1
 
 
-@register('LeakyReLU',
+@register('LeakyReLU', named_outputs=True,
           input_init={'gamma': '["Constant", {"value": 0.25}]'},
           inputs=('data', 'gamma'), infer_shape=param_shapes.prelu,
           params={'act_type': (Enum('rrelu', 'leaky', 'prelu', 'elu', 'selu', 'gelu'), 'leaky'),
@@ -161,7 +161,8 @@ _SOFTMAX_PARAMS = {'axis': (Int, -1), 'temperature': (Opt(Float), None),
                    'use_length': (Opt(Bool), False)}
 
 
-@register('softmax', inputs=('data', 'length'), infer_shape=param_shapes.softmax_length,
+@register('softmax', named_outputs=True,
+          inputs=('data', 'length'), infer_shape=param_shapes.softmax_length,
           params=_SOFTMAX_PARAMS,
           input_rule=lambda p: ['data', 'length'] if p['use_length'] else ['data'])
 def softmax(data, length=None, *, axis, temperature, dtype, use_length):
@@ -190,7 +191,7 @@ def log_softmax(data, *, axis, temperature, dtype, use_length):
                            False)
 
 
-@register('softmin', params=_SOFTMAX_PARAMS)
+@register('softmin', monitor_prefix='input', named_outputs=True, params=_SOFTMAX_PARAMS)
 def softmin(data, *, axis, temperature, dtype, use_length):
     """Applies the softmin function: ``softmin(z)_j = exp(-z_j / t) / sum_k exp(-z_k / t)``."""
     _no_length('softmin', use_length)
@@ -214,7 +215,8 @@ class _InstanceSoftmaxMX(torch.autograd.Function):
         return out * (grad - (grad * out).sum(1, keepdim=True))
 
 
-@register('SoftmaxActivation', params={'mode': (Enum('instance', 'channel'), 'instance')})
+@register('SoftmaxActivation', monitor_prefix='input', named_outputs=True,
+          params={'mode': (Enum('instance', 'channel'), 'instance')})
 def softmax_activation(data, *, mode):
     """Applies softmax activation to input. This is intended for internal layers.
 
@@ -231,7 +233,7 @@ def softmax_activation(data, *, mode):
     return F.softmax(data, -1)
 
 
-@register('Dropout', num_outputs=2, num_visible_outputs=1,
+@register('Dropout', named_outputs=True, merges=False, num_outputs=2, num_visible_outputs=1,
           params={'p': (Float, 0.5), 'mode': (Enum('training', 'always'), 'training'),
                   'axes': (Shape, ()), 'cudnn_off': (Opt(Bool), False)})
 def dropout(data, *, p, mode, axes, cudnn_off):

@@ -31,7 +31,7 @@ def _no_bias_rule(p):
 
 
 # ------------------------------------------------------------------------------ FullyConnected
-@register('FullyConnected', inputs=('data', 'weight', 'bias'),
+@register('FullyConnected', named_outputs=True, inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.fully_connected,
           params={'num_hidden': (AtLeast(Int, 1), REQUIRED), 'no_bias': (Bool, False),
                   'flatten': (Bool, True)},
@@ -169,7 +169,7 @@ _CONV_LAYOUTS = ('NCW', 'NCHW', 'NCDHW', 'NHWC', 'NDHWC')
 _CONV_V1_LAYOUTS = ('NCHW', 'NHWC', 'NCDHW', 'NDHWC')
 
 
-@register('Convolution', inputs=('data', 'weight', 'bias'),
+@register('Convolution', named_outputs=True, inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.convolution,
           params=dict(_CONV_PARAMS, layout=(Enum(None, *_CONV_LAYOUTS), None)),
           input_rule=_no_bias_rule)
@@ -186,7 +186,7 @@ def convolution(data, weight, bias=None, *, kernel, stride, dilate, pad, num_fil
                  num_group, no_bias, layout, _CONV_LAYOUTS)
 
 
-@register('Convolution_v1', inputs=('data', 'weight', 'bias'),
+@register('Convolution_v1', named_outputs=True, merges=False, inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.convolution,
           params=dict(_CONV_PARAMS, layout=(Enum(None, *_CONV_V1_LAYOUTS), None)),
           input_rule=_no_bias_rule)
@@ -201,7 +201,7 @@ def convolution_v1(data, weight, bias=None, *, kernel, stride, dilate, pad, num_
 
 
 # ------------------------------------------------------------------------------ Deconvolution
-@register('Deconvolution', inputs=('data', 'weight', 'bias'),
+@register('Deconvolution', named_outputs=True, inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.deconvolution,
           params={'kernel': (AtLeast(Shape, 1), REQUIRED), 'stride': (AtLeast(Shape, 1), ()),
                   'dilate': (AtLeast(Shape, 1), ()), 'pad': (AtLeast(Shape, 0), ()),

@@ -129,7 +129,7 @@ def _mean_var_outputs(p):
     return 3 if p['output_mean_var'] else 1
 
 
-@register('BatchNorm',
+@register('BatchNorm', named_outputs=True, float32_params=True,
           input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
@@ -159,7 +159,7 @@ def batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum, fix
     return out, mean, invstd
 
 
-@register('BatchNorm_v1',
+@register('BatchNorm_v1', named_outputs=True, merges=False, float32_params=True,
           input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
@@ -193,7 +193,7 @@ def _batch_norm_var_outputs(op, data, gamma, beta, moving_mean, moving_var, eps,
     return out, mean, invstd ** -2 - eps
 
 
-@register('_contrib_SyncBatchNorm',
+@register('_contrib_SyncBatchNorm', named_outputs=True, merges=False, float32_params=True,
           input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
@@ -218,7 +218,8 @@ def sync_batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum
                                    eps, momentum, fix_gamma, use_global_stats, output_mean_var)
 
 
-@register('LayerNorm', inputs=('data', 'gamma', 'beta'), infer_shape=param_shapes.norm_params,
+@register('LayerNorm', named_outputs=True,
+          inputs=('data', 'gamma', 'beta'), infer_shape=param_shapes.norm_params,
           params={'axis': (Int, -1), 'eps': (Float, 1e-5), 'output_mean_var': (Bool, False)},
           num_outputs=3, num_visible_outputs=_mean_var_outputs,
           output_names=('output', 'mean', 'std'))
@@ -256,7 +257,8 @@ def layer_norm(data, gamma, beta, *, axis, eps, output_mean_var):
     return out, mean, std
 
 
-@register('InstanceNorm', inputs=('data', 'gamma', 'beta'), params={'eps': (Float, 1e-3)},
+@register('InstanceNorm', named_outputs=True, merges=False,
+          inputs=('data', 'gamma', 'beta'), params={'eps': (Float, 1e-3)},
           num_outputs=3, num_visible_outputs=1,
           infer_shape=param_shapes.norm_params)
 def instance_norm(data, gamma, beta, *, eps):
@@ -276,7 +278,8 @@ def instance_norm(data, gamma, beta, *, eps):
                                    data.numel() // max(n * channels, 1), channels, eps)[0]
 
 
-@register('GroupNorm', inputs=('data', 'gamma', 'beta'), infer_shape=param_shapes.group_norm,
+@register('GroupNorm', named_outputs=True,
+          inputs=('data', 'gamma', 'beta'), infer_shape=param_shapes.group_norm,
           params={'num_groups': (Int, 1), 'eps': (Float, 1e-5),
                   'output_mean_var': (Bool, False)},
           num_outputs=3, num_visible_outputs=_mean_var_outputs,
@@ -307,7 +310,7 @@ def group_norm(data, gamma, beta, *, num_groups, eps, output_mean_var):
     return out, mean.to(data.dtype), (1.0 / rstd).to(data.dtype)
 
 
-@register('L2Normalization', num_outputs=2, num_visible_outputs=1,
+@register('L2Normalization', named_outputs=True, merges=False, num_outputs=2, num_visible_outputs=1,
           params={'eps': (Float, 1e-10), 'mode': (Enum('instance', 'spatial', 'channel'),
                                                   'instance')})
 def l2_normalization(data, *, eps, mode):
@@ -331,7 +334,7 @@ def l2_normalization(data, *, eps, mode):
     return data / torch.sqrt(sq + eps)
 
 
-@register('LRN', num_outputs=2, num_visible_outputs=1,
+@register('LRN', named_outputs=True, num_outputs=2, num_visible_outputs=1,
           params={'alpha': (Float, 1e-4), 'beta': (Float, 0.75), 'knorm': (Float, 2.0),
                   'nsize': (Int, REQUIRED)})
 def lrn(data, *, alpha, beta, knorm, nsize):

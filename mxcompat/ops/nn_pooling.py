@@ -110,7 +110,7 @@ def _global_pool(x, pool_type, dims, p_value):
     return _lp_root((x if p_value == 1 else x ** p_value).sum(dims, keepdim=True), p_value)
 
 
-@register('Pooling',
+@register('Pooling', named_outputs=True,
           params={'kernel': (Shape, ()), 'pool_type': (Enum('max', 'avg', 'sum', 'lp'), 'max'),
                   'global_pool': (Bool, False), 'cudnn_off': (Bool, False),
                   'pooling_convention': (Enum('full', 'valid', 'same'), 'valid'),
@@ -191,7 +191,7 @@ def pooling(data, *, kernel, pool_type, global_pool, cudnn_off, pooling_conventi
     return out.movedim(1, -1) if channel_last else out
 
 
-@register('Pooling_v1',
+@register('Pooling_v1', named_outputs=True, merges=False,
           params={'kernel': (Shape, ()), 'pool_type': (Enum('max', 'avg', 'sum'), 'max'),
                   'global_pool': (Bool, False),
                   'pooling_convention': (Enum('full', 'valid'), 'valid'),
@@ -249,7 +249,7 @@ def _nearest(x, scale):
         n, c, h * scale, w * scale)
 
 
-@register('UpSampling',
+@register('UpSampling', named_outputs=True,
           input_init={'weight': '["bilinear", {}]'},
           inputs=('*data',), key_var_num_args='num_args',
           infer_shape=param_shapes.upsampling,

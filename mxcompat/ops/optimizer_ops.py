@@ -77,7 +77,8 @@ def _scaled(grad, rescale, clip):
 
 
 # ------------------------------------------------------------------------------ SGD
-@register('sgd_update', inputs=('weight', 'grad'), params=_SGD, aliases=('_sparse_sgd_update',),
+@register('sgd_update', monitor_prefix='input',
+          inputs=('weight', 'grad'), params=_SGD, aliases=('_sparse_sgd_update',),
           writes_out=True)
 def sgd_update(weight, grad, *, lr, wd, rescale_grad, clip_gradient, lazy_update,
                out_tensor=None):
@@ -108,7 +109,8 @@ def _momentum_step(mom, w, grad, lr, momentum, wd, rescale_grad, clip_gradient):
     return mom
 
 
-@register('sgd_mom_update', inputs=('weight', 'grad', 'mom'), params=_SGD_MOM,
+@register('sgd_mom_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'mom'), params=_SGD_MOM,
           mutate=('mom',), aliases=('_sparse_sgd_mom_update',), writes_out=True)
 def sgd_mom_update(weight, grad, mom, *, lr, momentum, wd, rescale_grad, clip_gradient,
                    lazy_update, out_tensor=None):
@@ -124,7 +126,8 @@ def sgd_mom_update(weight, grad, mom, *, lr, momentum, wd, rescale_grad, clip_gr
     return out_tensor
 
 
-@register('mp_sgd_update', inputs=('weight', 'grad', 'weight32'), params=_SGD,
+@register('mp_sgd_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'weight32'), params=_SGD,
           mutate=('weight32',))
 def mp_sgd_update(weight, grad, weight32, *, lr, wd, rescale_grad, clip_gradient, lazy_update):
     """Updater function for multi-precision SGD: the float32 master copy weight32 is updated
@@ -141,7 +144,8 @@ def mp_sgd_update(weight, grad, weight32, *, lr, wd, rescale_grad, clip_gradient
     return weight32.to(weight.dtype, copy=True)
 
 
-@register('mp_sgd_mom_update', inputs=('weight', 'grad', 'mom', 'weight32'), params=_SGD_MOM,
+@register('mp_sgd_mom_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'mom', 'weight32'), params=_SGD_MOM,
           mutate=('mom', 'weight32'))
 def mp_sgd_mom_update(weight, grad, mom, weight32, *, lr, momentum, wd, rescale_grad,
                       clip_gradient, lazy_update):
@@ -154,7 +158,8 @@ def mp_sgd_mom_update(weight, grad, mom, weight32, *, lr, momentum, wd, rescale_
     return weight32.to(weight.dtype, copy=True)
 
 
-@register('nag_mom_update', inputs=('weight', 'grad', 'mom'), params=_NAG_MOM, mutate=('mom',))
+@register('nag_mom_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'mom'), params=_NAG_MOM, mutate=('mom',))
 def nag_mom_update(weight, grad, mom, *, lr, momentum, wd, rescale_grad, clip_gradient):
     """Update function for Nesterov Accelerated Gradient (NAG) optimizer.
 
@@ -170,7 +175,8 @@ def nag_mom_update(weight, grad, mom, *, lr, momentum, wd, rescale_grad, clip_gr
     return out
 
 
-@register('mp_nag_mom_update', inputs=('weight', 'grad', 'mom', 'weight32'), params=_NAG_MOM,
+@register('mp_nag_mom_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'mom', 'weight32'), params=_NAG_MOM,
           mutate=('mom', 'weight32'))
 def mp_nag_mom_update(weight, grad, mom, weight32, *, lr, momentum, wd, rescale_grad,
                       clip_gradient):
@@ -188,7 +194,8 @@ def mp_nag_mom_update(weight, grad, mom, weight32, *, lr, momentum, wd, rescale_
 
 
 # ------------------------------------------------------------------------------ adaptive
-@register('ftml_update', inputs=('weight', 'grad', 'd', 'v', 'z'), mutate=('d', 'v', 'z'),
+@register('ftml_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'd', 'v', 'z'), mutate=('d', 'v', 'z'),
           params={'lr': _p(REQUIRED), 'beta1': _p(0.6), 'beta2': _p(0.999),
                   'epsilon': (Float, 1e-8), 't': (Int, REQUIRED), 'wd': _p(0.0),
                   'rescale_grad': _p(1.0), 'clip_grad': _p(-1.0)})
@@ -205,7 +212,8 @@ def ftml_update(weight, grad, d, v, z, *, lr, beta1, beta2, epsilon, t, wd, resc
     return -z / d_t
 
 
-@register('adam_update', inputs=('weight', 'grad', 'mean', 'var'), mutate=('mean', 'var'),
+@register('adam_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'mean', 'var'), mutate=('mean', 'var'),
           aliases=('_sparse_adam_update',),
           params=dict({'lr': _p(REQUIRED), 'beta1': _p(0.9), 'beta2': _p(0.999),
                        'epsilon': _p(1e-8)}, **_COMMON, lazy_update=(Bool, True)),
@@ -232,7 +240,8 @@ _RMSPROP_TAIL = {'epsilon': _p(1e-8), 'wd': _p(0.0), 'rescale_grad': _p(1.0),
 _RMSPROP = dict({'lr': _p(REQUIRED), 'gamma1': _p(0.95)}, **_RMSPROP_TAIL)
 
 
-@register('rmsprop_update', inputs=('weight', 'grad', 'n'), params=_RMSPROP, mutate=('n',),
+@register('rmsprop_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'n'), params=_RMSPROP, mutate=('n',),
           writes_out=True)
 def rmsprop_update(weight, grad, n, *, lr, gamma1, epsilon, wd, rescale_grad, clip_gradient,
                    clip_weights, out_tensor=None):
@@ -248,7 +257,8 @@ def rmsprop_update(weight, grad, n, *, lr, gamma1, epsilon, wd, rescale_grad, cl
     return out_tensor
 
 
-@register('rmspropalex_update', inputs=('weight', 'grad', 'n', 'g', 'delta'),
+@register('rmspropalex_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'n', 'g', 'delta'),
           params=dict({'lr': _p(REQUIRED), 'gamma1': _p(0.95), 'gamma2': _p(0.9)},
                       **_RMSPROP_TAIL), mutate=('n', 'g', 'delta'))
 def rmspropalex_update(weight, grad, n, g, delta, *, lr, gamma1, gamma2, epsilon, wd,
@@ -265,7 +275,8 @@ def rmspropalex_update(weight, grad, n, g, delta, *, lr, gamma1, gamma2, epsilon
     return _clip(weight + delta, clip_weights)
 
 
-@register('ftrl_update', inputs=('weight', 'grad', 'z', 'n'), mutate=('z', 'n'),
+@register('ftrl_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'z', 'n'), mutate=('z', 'n'),
           aliases=('_sparse_ftrl_update',),
           params=dict({'lr': _p(REQUIRED), 'lamda1': _p(0.01), 'beta': _p(1.0)}, **_COMMON))
 def ftrl_update(weight, grad, z, n, *, lr, lamda1, beta, wd, rescale_grad, clip_gradient):
@@ -280,7 +291,7 @@ def ftrl_update(weight, grad, z, n, *, lr, lamda1, beta, wd, rescale_grad, clip_
     return (torch.sign(z) * lamda1 - z).div_(den).mul_(torch.abs(z) > lamda1)
 
 
-@register('signsgd_update', inputs=('weight', 'grad'),
+@register('signsgd_update', monitor_prefix='input', inputs=('weight', 'grad'),
           params=dict({'lr': _p(REQUIRED)}, **_COMMON))
 def signsgd_update(weight, grad, *, lr, wd, rescale_grad, clip_gradient):
     """Update function for SignSGD optimizer: weight = (1 - lr * wd) * weight -
@@ -290,7 +301,8 @@ def signsgd_update(weight, grad, *, lr, wd, rescale_grad, clip_gradient):
     return torch.add(weight * (1 - lr * wd), torch.sign(grad), alpha=-lr)
 
 
-@register('signum_update', inputs=('weight', 'grad', 'mom'), mutate=('mom',),
+@register('signum_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'mom'), mutate=('mom',),
           params=dict({'lr': _p(REQUIRED), 'momentum': _p(0.0)}, **_COMMON, wd_lh=_p(0.0)))
 def signum_update(weight, grad, mom, *, lr, momentum, wd, rescale_grad, clip_gradient, wd_lh):
     """SIGN momentUM (Signum) optimizer: mom = momentum * mom - (1 - momentum) * (wd * weight +
@@ -333,7 +345,8 @@ def _trust_lr(lr, r1, r2, lower_bound, upper_bound):
     return ratio * lr
 
 
-@register('lamb_update_phase1', inputs=('weight', 'grad', 'mean', 'var'), params=_LAMB1,
+@register('lamb_update_phase1', monitor_prefix='input',
+          inputs=('weight', 'grad', 'mean', 'var'), params=_LAMB1,
           mutate=('mean', 'var'))
 def lamb_update_phase1(weight, grad, mean, var, *, beta1, beta2, epsilon, t, bias_correction,
                        wd, rescale_grad, clip_gradient):
@@ -344,7 +357,8 @@ def lamb_update_phase1(weight, grad, mean, var, *, beta1, beta2, epsilon, t, bia
     return _lamb_direction(g, mean, var, weight, beta1, beta2, epsilon, t, bias_correction, wd)
 
 
-@register('lamb_update_phase2', inputs=('weight', 'g', 'r1', 'r2'), params=_LAMB2)
+@register('lamb_update_phase2', monitor_prefix='input',
+          inputs=('weight', 'g', 'r1', 'r2'), params=_LAMB2)
 def lamb_update_phase2(weight, g, r1, r2, *, lr, lower_bound, upper_bound):
     """Phase II of the LAMB update: weight = weight - lr * (r1 / r2) * g, with r1 (the weight
     norm) clipped to [lower_bound, upper_bound] when those are >= 0."""
@@ -353,7 +367,8 @@ def lamb_update_phase2(weight, g, r1, r2, *, lr, lower_bound, upper_bound):
     return weight - _trust_lr(lr, r1.detach(), r2.detach(), lower_bound, upper_bound) * g
 
 
-@register('mp_lamb_update_phase1', inputs=('weight', 'grad', 'mean', 'var', 'weight32'),
+@register('mp_lamb_update_phase1', monitor_prefix='input',
+          inputs=('weight', 'grad', 'mean', 'var', 'weight32'),
           params=_LAMB1, mutate=('mean', 'var'))
 def mp_lamb_update_phase1(weight, grad, mean, var, weight32, *, beta1, beta2, epsilon, t,
                           bias_correction, wd, rescale_grad, clip_gradient):
@@ -370,7 +385,8 @@ def mp_lamb_update_phase1(weight, grad, mean, var, weight32, *, beta1, beta2, ep
                            wd)
 
 
-@register('mp_lamb_update_phase2', inputs=('weight', 'g', 'r1', 'r2', 'weight32'),
+@register('mp_lamb_update_phase2', monitor_prefix='input',
+          inputs=('weight', 'g', 'r1', 'r2', 'weight32'),
           params=_LAMB2, mutate=('weight32',))
 def mp_lamb_update_phase2(weight, g, r1, r2, weight32, *, lr, lower_bound, upper_bound):
     """Mixed precision version of Phase II of the LAMB update: returns
@@ -686,7 +702,8 @@ def _scale_of(rescale_grad):
     return scale if math.isfinite(scale) and scale != 0 else None
 
 
-@register('_adamw_update', inputs=('weight', 'grad', 'mean', 'var', 'rescale_grad'),
+@register('_adamw_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'mean', 'var', 'rescale_grad'),
           params=_ADAMW, mutate=('mean', 'var'))
 def adamw_update(weight, grad, mean, var, rescale_grad, *, lr, beta1, beta2, epsilon, wd, eta,
                  clip_gradient):
@@ -704,7 +721,8 @@ def adamw_update(weight, grad, mean, var, rescale_grad, *, lr, beta1, beta2, eps
     return torch.add(weight, step, alpha=-eta)
 
 
-@register('_mp_adamw_update', inputs=('weight', 'grad', 'mean', 'var', 'weight32',
+@register('_mp_adamw_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'mean', 'var', 'weight32',
                                       'rescale_grad'),
           params=_ADAMW, mutate=('mean', 'var', 'weight32'))
 def mp_adamw_update(weight, grad, mean, var, weight32, rescale_grad, *, lr, beta1, beta2,
@@ -851,7 +869,8 @@ def multi_mp_lamb_update(*data, learning_rates, beta1, beta2, epsilon, wds, resc
 
 
 # ------------------------------------------------------------------------------ AdaGrad
-@register('_contrib_group_adagrad_update', inputs=('weight', 'grad', 'history'),
+@register('_contrib_group_adagrad_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'history'),
           mutate=('history',),
           params={'lr': _p(REQUIRED), 'rescale_grad': _p(1.0), 'clip_gradient': _p(-1.0),
                   'epsilon': _p(1e-5)})
@@ -872,7 +891,8 @@ def group_adagrad_update(weight, grad, history, *, lr, rescale_grad, clip_gradie
     return weight - div.reshape(weight.shape)
 
 
-@register('_sparse_adagrad_update', inputs=('weight', 'grad', 'history'), mutate=('history',),
+@register('_sparse_adagrad_update', monitor_prefix='input',
+          inputs=('weight', 'grad', 'history'), mutate=('history',),
           params={'lr': _p(REQUIRED), 'epsilon': _p(1e-7), 'wd': _p(0.0),
                   'rescale_grad': _p(1.0), 'clip_gradient': _p(-1.0)})
 def sparse_adagrad_update(weight, grad, history, *, lr, epsilon, wd, rescale_grad,

@@ -261,7 +261,7 @@ for _dist, _pspecs, _sampler, _check, _doc in _DISTRIBUTIONS:
              aliases=_aliases, differentiable=False)(
         _make_scalar_sampler(_dist, _pnames, _sampler, _check, _doc))
     register('_random_%s_like' % _dist, inputs=('data',), params=dict(_params),
-             differentiable=False)(
+             differentiable=False, monitor_prefix='input')(
         _make_like_sampler(_dist, _pnames, _sampler, _check, _doc))
     # the array form names the normal's parameters mu and sigma
     register('_sample_' + _dist, inputs=('mu', 'sigma') if _dist == 'normal' else _pnames,
@@ -286,7 +286,8 @@ def random_randint(*, low, high, shape, ctx, dtype):
 _MULTINOMIAL_DTYPE = _dtype_kind('uint8', 'int32', 'float16', 'float32', 'float64')
 
 
-@register('_sample_multinomial', inputs=('data',), aliases=('sample_multinomial',),
+@register('_sample_multinomial', monitor_prefix='input',
+          inputs=('data',), aliases=('sample_multinomial',),
           params={'shape': (Shape, ()), 'get_prob': (Bool, False),
                   'dtype': (_MULTINOMIAL_DTYPE, 'int32')},
           num_outputs=lambda p: 2 if p['get_prob'] else 1)
@@ -314,7 +315,8 @@ def sample_multinomial(data, *, shape, get_prob, dtype):
 
 
 # ------------------------------------------------------------------------------ shuffle
-@register('_shuffle', inputs=('data',), aliases=('shuffle',), differentiable=False)
+@register('_shuffle', monitor_prefix='input', merges=False,
+          inputs=('data',), aliases=('shuffle',), differentiable=False)
 def shuffle(data):
     """Randomly shuffle the elements along the first axis (the order inside each subarray is
     kept)."""
@@ -324,7 +326,7 @@ def shuffle(data):
 
 
 # ------------------------------------------------------------------------------ unique zipfian
-@register('_sample_unique_zipfian', inputs=(), num_outputs=2, differentiable=False,
+@register('_sample_unique_zipfian', merges=False, inputs=(), num_outputs=2, differentiable=False,
           params={'range_max': (Int, REQUIRED), 'shape': (Shape, ())})
 def sample_unique_zipfian(*, range_max, shape):
     """Draw samples from an approximately log-uniform (Zipfian) distribution over

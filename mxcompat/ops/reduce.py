@@ -67,7 +67,7 @@ def _reduce(opname, fn, x, axis, keepdims, exclude, **kw):
     return _finish(fn(x, dim=dims, keepdim=keepdims, **kw), x, dims, keepdims)
 
 
-@register('sum', params=_REDUCE_PARAMS, aliases=('sum_axis',))
+@register('sum', monitor_prefix='input', params=_REDUCE_PARAMS, aliases=('sum_axis',))
 def sum_(data, axis, keepdims, exclude):
     """Computes the sum of array elements over given axes."""
     if not axis and not keepdims and data.dtype not in _INT:
@@ -91,7 +91,7 @@ def _int_mean(x, dim=None, keepdim=False):
                      rounding_mode='trunc')
 
 
-@register('mean', params=_REDUCE_PARAMS)
+@register('mean', monitor_prefix='input', params=_REDUCE_PARAMS)
 def mean(data, *, axis, keepdims, exclude):
     """Computes the mean of array elements over given axes."""
     fn = _int_mean if data.dtype in _INT else torch.mean
@@ -140,13 +140,13 @@ def _prod(x, dim=None, keepdim=False):
     return _plain_prod(x, dim, keepdim)
 
 
-@register('prod', params=_REDUCE_PARAMS)
+@register('prod', monitor_prefix='input', params=_REDUCE_PARAMS)
 def prod(data, *, axis, keepdims, exclude):
     """Computes the product of array elements over given axes."""
     return _reduce('prod', _prod, data, axis, keepdims, exclude)
 
 
-@register('nansum', params=_REDUCE_PARAMS)
+@register('nansum', monitor_prefix='input', params=_REDUCE_PARAMS)
 def nansum(data, *, axis, keepdims, exclude):
     """Computes the sum of array elements over given axes treating Not a Numbers (NaN) as
     zero."""
@@ -155,7 +155,7 @@ def nansum(data, *, axis, keepdims, exclude):
     return _reduce('nansum', torch.nansum, data, axis, keepdims, exclude)
 
 
-@register('nanprod', params=_REDUCE_PARAMS)
+@register('nanprod', monitor_prefix='input', params=_REDUCE_PARAMS)
 def nanprod(data, *, axis, keepdims, exclude):
     """Computes the product of array elements over given axes treating Not a Numbers (NaN) as
     one."""
@@ -198,19 +198,19 @@ def _minmax(opname, fn, x, axis, keepdims, exclude):
     return _reduce(opname, fn, x, axis, keepdims, exclude)
 
 
-@register('max', params=_REDUCE_PARAMS, aliases=('max_axis',))
+@register('max', monitor_prefix='input', params=_REDUCE_PARAMS, aliases=('max_axis',))
 def max_(data, *, axis, keepdims, exclude):
     """Computes the max of array elements over given axes."""
     return _minmax('max', torch.amax, data, axis, keepdims, exclude)
 
 
-@register('min', params=_REDUCE_PARAMS, aliases=('min_axis',))
+@register('min', monitor_prefix='input', params=_REDUCE_PARAMS, aliases=('min_axis',))
 def min_(data, *, axis, keepdims, exclude):
     """Computes the min of array elements over given axes."""
     return _minmax('min', torch.amin, data, axis, keepdims, exclude)
 
 
-@register('_square_sum', params=_REDUCE_PARAMS)
+@register('_square_sum', monitor_prefix='input', params=_REDUCE_PARAMS)
 def square_sum(data, *, axis, keepdims, exclude):
     """Computes the square sum of array elements over given axes (MXNet defines it for
     row_sparse arrays only; mxcompat computes it on dense ones)."""
@@ -264,7 +264,7 @@ def _int_l2norm(x, dims, keepdim):
 _NORM_DTYPES = ('float16', 'float32', 'float64', 'int64', 'int32', 'int8')
 
 
-@register('norm', params={'ord': (Int, 2), 'axis': (Opt(Shape), None),
+@register('norm', monitor_prefix='input', params={'ord': (Int, 2), 'axis': (Opt(Shape), None),
                           'out_dtype': (Enum(None, *_NORM_DTYPES), None),
                           'keepdims': (Bool, False)})
 def norm(data, *, ord, axis, out_dtype, keepdims):
@@ -306,7 +306,8 @@ def _arg(opname, fn, x, axis, keepdims):
     return res if res.dim() else res.reshape(1)
 
 
-@register('argmax', params={'axis': (Opt(Int), None), 'keepdims': (Bool, False)},
+@register('argmax', monitor_prefix='input',
+          params={'axis': (Opt(Int), None), 'keepdims': (Bool, False)},
           differentiable=False)
 def argmax(data, *, axis, keepdims):
     """Returns indices of the maximum values along an axis (in the input's dtype; the first
@@ -314,7 +315,8 @@ def argmax(data, *, axis, keepdims):
     return _arg('argmax', torch.argmax, data, axis, keepdims)
 
 
-@register('argmin', params={'axis': (Opt(Int), None), 'keepdims': (Bool, False)},
+@register('argmin', monitor_prefix='input',
+          params={'axis': (Opt(Int), None), 'keepdims': (Bool, False)},
           differentiable=False)
 def argmin(data, *, axis, keepdims):
     """Returns indices of the minimum values along an axis (in the input's dtype; the first
@@ -322,7 +324,7 @@ def argmin(data, *, axis, keepdims):
     return _arg('argmin', torch.argmin, data, axis, keepdims)
 
 
-@register('argmax_channel', differentiable=False)
+@register('argmax_channel', monitor_prefix='input', differentiable=False)
 def argmax_channel(data):
     """Returns argmax indices of each channel (axis 1) from the input array."""
     return _arg('argmax_channel', torch.argmax, data, 1, False)

@@ -84,11 +84,14 @@ class OpDef:
     __slots__ = ('name', 'fn', 'inputs', 'params', 'aliases', 'aux', 'num_outputs',
                  'num_visible_outputs', 'output_names', 'variadic', 'doc', 'key_var_num_args',
                  'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
-                 'writes_out', 'callers')
+                 'writes_out', 'callers', 'input_dtypes', 'float32_params', 'dtype_output',
+                 'keeps_size', 'concat_fill', 'merges', 'named_outputs', 'monitor_prefix')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
-                 mutate, input_init=None, writes_out=False):
+                 mutate, input_init=None, writes_out=False, input_dtypes=None,
+                 float32_params=False, dtype_output=False, keeps_size=False, concat_fill=0,
+                 merges=True, named_outputs=False, monitor_prefix=None):
         self.name = name
         self.fn = fn
         self.inputs = tuple(inputs)
@@ -108,6 +111,14 @@ class OpDef:
         self.input_init = dict(input_init or {})
         self.writes_out = writes_out
         self.callers = []
+        self.input_dtypes = dict(input_dtypes or {})
+        self.float32_params = float32_params
+        self.dtype_output = dtype_output
+        self.keeps_size = keeps_size
+        self.concat_fill = concat_fill
+        self.merges = merges
+        self.named_outputs = named_outputs
+        self.monitor_prefix = monitor_prefix
 
     def rebind(self, fn, imperative_fn=None):
         """Make ``fn`` the operator's implementation (``mx.contrib.amp.init`` does, to run it
@@ -162,7 +173,7 @@ class OpDef:
         with ``monitor_all``): the names of the operator's ``FListInputNames`` attribute,
         ``input0``, ``input1``, ... for an operator without one."""
         names = self.list_inputs(attrs)
-        prefix = _MONITOR_PREFIX.get(self.name)
+        prefix = self.monitor_prefix
         if prefix is None:
             return names
         return ['%s%d' % (prefix, i) for i in range(len(names))]
@@ -193,7 +204,7 @@ class OpDef:
     def output_label(self, attrs, k):
         """How MXNet's graph passes label output k in a node name: its name for an operator
         that names its outputs (FullyConnected's 'output'), its index for any other."""
-        if self.name not in _NAMED_OUTPUTS:
+        if not self.named_outputs:
             return str(k)
         names = self.output_names(attrs) if callable(self.output_names) else self.output_names
         return (names or ['output'])[k]
@@ -225,62 +236,13 @@ def unknown_argument(op, pname):
 
 _OPS = {}
 
-# Operators whose monitor input names are not list_inputs' names (OpDef.monitor_inputs), read
-# from MXNet 1.9.1's sources and checked against it: these register no FListInputNames ...
-_POSITIONAL_INPUTS = '''
-abs Activation adam_update _adamw_update amp_cast arccos arccosh arcsin arcsinh arctan
-arctanh argmax argmax_channel argmin argsort BlockGrad broadcast_axis broadcast_to Cast cbrt
-ceil clip _contrib_AdaptiveAvgPooling2D _contrib_arange_like
-_contrib_backward_gradientmultiplier _contrib_bipartite_matching _contrib_box_nms
-_contrib_div_sqrt_dim _contrib_gradientmultiplier _contrib_group_adagrad_update
-_contrib_round_ste _contrib_sign_ste _copy cos cosh degrees _div_scalar _equal_scalar erf
-erfinv exp expand_dims expm1 fix Flatten floor ftml_update ftrl_update gamma gammaln
-_greater_equal_scalar _greater_scalar hard_sigmoid _hypot_scalar _image_adjust_lighting
-_image_crop _image_flip_left_right _image_flip_top_bottom _image_random_brightness
-_image_random_color_jitter _image_random_contrast _image_random_flip_left_right
-_image_random_flip_top_bottom _image_random_hue _image_random_lighting
-_image_random_saturation _image_resize lamb_update_phase1 lamb_update_phase2
-_lesser_equal_scalar _lesser_scalar log log10 log1p log2 _logical_and_scalar logical_not
-_logical_or_scalar _logical_xor_scalar make_loss max _maximum_scalar mean min
-_minimum_scalar _minus_scalar _mod_scalar _mp_adamw_update mp_lamb_update_phase1
-mp_lamb_update_phase2 mp_nag_mom_update mp_sgd_mom_update mp_sgd_update _mul_scalar
-nag_mom_update nanprod nansum negative norm _not_equal_scalar ones_like _plus_scalar
-_power_scalar prod radians _random_exponential_like _random_gamma_like
-_random_generalized_negative_binomial_like _random_negative_binomial_like
-_random_normal_like _random_poisson_like _random_uniform_like rcbrt _rdiv_scalar reciprocal
-relu Reshape rint _rminus_scalar _rmod_scalar rmsprop_update rmspropalex_update round
-_rpower_scalar rsqrt _sample_multinomial sgd_mom_update sgd_update shape_array _shuffle
-sigmoid sign signsgd_update signum_update sin sinh size_array slice _slice_assign_scalar
-slice_axis smooth_l1 SoftmaxActivation softmin softsign sort _sparse_adagrad_update sqrt
-square _square_sum sum tan tanh topk transpose trunc zeros_like
-'''.split()
-# ... and these name their variadic inputs arg0, arg1, ... (list_inputs: data0, args0, ...)
-_ARG_INPUTS = ('Concat', 'Crop', 'khatri_rao', '_rnn_param_concat', 'stack')
-# Operators that name their outputs (register FListOutputNames, as every legacy OperatorProperty
-# operator does): MXNet's graph passes name nodes after an output by its name ('fc1_output'),
-# after an output of any other operator by its index ('relu1_0')
-_NAMED_OUTPUTS = frozenset('''
-Activation BatchNorm _contrib_BatchNormWithReLU Concat Convolution CTCLoss Deconvolution
-Dropout FullyConnected GroupNorm im2col col2im LayerNorm LeakyReLU LRN Pooling softmax
-SoftmaxActivation softmin UpSampling _contrib_hawkesll _contrib_index_array _contrib_ROIAlign
-_contrib_RROIAlign _contrib_interleaved_matmul_selfatt_qk
-_contrib_interleaved_matmul_selfatt_valatt _contrib_interleaved_matmul_encdec_qk
-_contrib_interleaved_matmul_encdec_valatt _rnn_param_concat BatchNorm_v1 BilinearSampler
-Convolution_v1 Correlation Crop GridGenerator IdentityAttachKLSparseReg InstanceNorm
-L2Normalization MakeLoss Pad Pooling_v1 ROIPooling SVMOutput SequenceLast SequenceMask
-SequenceReverse SliceChannel SpatialTransformer SwapAxis _contrib_DeformableConvolution
-_contrib_DeformablePSROIPooling _contrib_MultiBoxDetection _contrib_MultiBoxPrior
-_contrib_MultiBoxTarget _contrib_MultiProposal _contrib_PSROIPooling _contrib_Proposal
-_contrib_SyncBatchNorm _contrib_count_sketch _contrib_fft _contrib_ifft
-'''.split())
-_MONITOR_PREFIX = dict([(n, 'input') for n in _POSITIONAL_INPUTS] +
-                       [(n, 'arg') for n in _ARG_INPUTS])
-
 
 def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_outputs=1,
              num_visible_outputs=None, output_names=None, key_var_num_args=None,
              input_rule=None, infer_shape=None, differentiable=True, mutate=(), input_init=None,
-             doc=None, writes_out=False):
+             doc=None, writes_out=False, input_dtypes=None, float32_params=False,
+             dtype_output=False, keeps_size=False, concat_fill=0, merges=True,
+             named_outputs=False, monitor_prefix=None):
     """Register a torch implementation as MXNet operator ``name``.
 
     Parameters
@@ -317,12 +279,43 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
         ``fn`` takes a keyword ``out_tensor``: the tensor of the array an ``mx.nd`` call passes
         as ``out=`` (None otherwise). It may write its result there and return that tensor
         (the optimizer updates write into their weight so, instead of copying a new one in).
+    input_dtypes : dict of str -> str, optional
+        Inputs whose type the operator fixes whatever the others are (MXNet's type rule gives
+        it to an input of unknown type): input name -> MXNet dtype name.
+    float32_params : bool
+        The inputs after the data are float32 when the data is float16 or bfloat16, and of
+        the data's type otherwise (MXNet's BatchNormType).
+    dtype_output : bool
+        The output's type is the ``dtype`` parameter, whatever the input's (a cast).
+    keeps_size : bool
+        The output has the input's number of elements (Reshape): shape inference solves one
+        unknown input dimension from a known output shape.
+    concat_fill : int
+        The operator joins its inputs along ``dim``: shape inference fills up to this many
+        inputs of unknown size along it from the output's, sharing what is left equally.
+    merges : bool
+        Whether MXNet's common-subexpression pass merges two nodes of the operator with the
+        same inputs and attributes (it never merges stateful operators, legacy
+        OperatorProperty operators, which declare mutable inputs, and random ones).
+    named_outputs : bool
+        The operator names its outputs (registers FListOutputNames, as every legacy
+        OperatorProperty operator does): MXNet's graph passes name a node after such an
+        output by its name ('fc1_output'), after an output of any other operator by its
+        index ('relu1_0').
+    monitor_prefix : str, optional
+        How MXNet's monitor callbacks name the inputs (``<node name>_<input name>`` with
+        ``monitor_all``) where that is not ``list_inputs``' names, read from MXNet 1.9.1's
+        sources and checked against it: 'input' (input0, input1, ...) for an operator that
+        registers no FListInputNames, 'arg' (arg0, arg1, ...) for the variadic operators that
+        name their inputs so.
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
                    num_visible_outputs, output_names, fn.__doc__ if doc is None else doc,
                    key_var_num_args,
-                   input_rule, infer_shape, differentiable, mutate, input_init, writes_out)
+                   input_rule, infer_shape, differentiable, mutate, input_init, writes_out,
+                   input_dtypes, float32_params, dtype_output, keeps_size, concat_fill,
+                   merges, named_outputs, monitor_prefix)
         for n in (name,) + tuple(aliases):
             if n in _OPS:
                 raise RuntimeError('operator %s registered twice' % n)

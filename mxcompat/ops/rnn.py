@@ -95,7 +95,8 @@ def _rnn_output_names(p):
     return names
 
 
-@register('RNN', inputs=('data', 'parameters', 'state', 'state_cell', 'sequence_length'),
+@register('RNN', merges=False,
+          inputs=('data', 'parameters', 'state', 'state_cell', 'sequence_length'),
           aliases=('_npx_rnn',), infer_shape=param_shapes.rnn,
           params={'state_size': (Int, REQUIRED), 'num_layers': (Int, REQUIRED),
                   'bidirectional': (Bool, False),

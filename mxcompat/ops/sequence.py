@@ -38,7 +38,7 @@ def _lengths(sequence_length, lo=None, hi=None):
     return out if lo is None else out.clamp(lo, hi)
 
 
-@register('SequenceMask', inputs=_INPUTS,
+@register('SequenceMask', named_outputs=True, merges=False, inputs=_INPUTS,
           params={'use_sequence_length': (Bool, False), 'value': (Float, 0.0),
                   'axis': (Int, 0)},
           input_rule=_input_rule)
@@ -56,7 +56,7 @@ def sequence_mask(data, sequence_length, *, use_sequence_length, value, axis):
     return torch.where(keep, data, value if data.is_floating_point() else int(value))
 
 
-@register('SequenceLast', inputs=_INPUTS,
+@register('SequenceLast', named_outputs=True, merges=False, inputs=_INPUTS,
           params={'use_sequence_length': (Bool, False), 'axis': (Int, 0)},
           input_rule=_input_rule)
 def sequence_last(data, sequence_length, *, use_sequence_length, axis):
@@ -71,7 +71,7 @@ def sequence_last(data, sequence_length, *, use_sequence_length, axis):
     return steps[last, torch.arange(steps.shape[1], device=data.device)]
 
 
-@register('SequenceReverse', inputs=_INPUTS,
+@register('SequenceReverse', named_outputs=True, merges=False, inputs=_INPUTS,
           params={'use_sequence_length': (Bool, False), 'axis': (Int, 0)},
           input_rule=_input_rule)
 def sequence_reverse(data, sequence_length, *, use_sequence_length, axis):

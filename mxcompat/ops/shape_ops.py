@@ -59,7 +59,7 @@ def _legacy_target_shape(src, target_shape, keep_highest):
     return tuple(out)
 
 
-@register('Reshape', aliases=('reshape',),
+@register('Reshape', monitor_prefix='input', aliases=('reshape',), keeps_size=True,
           params={'shape': (Shape, ()), 'reverse': (Bool, False), 'target_shape': (Shape, ()),
                   'keep_highest': (Bool, False)})
 def reshape(data, *, shape, reverse, target_shape, keep_highest):
@@ -77,7 +77,7 @@ def reshape(data, *, shape, reverse, target_shape, keep_highest):
     raise MXNetError('Reshape: the target shape is missing; pass shape=(...)')
 
 
-@register('Flatten', aliases=('flatten',))
+@register('Flatten', monitor_prefix='input', aliases=('flatten',))
 def flatten(data):
     """Flattens the input array into a 2-D array by collapsing the higher dimensions."""
     if data.dim() == 0:
@@ -85,7 +85,7 @@ def flatten(data):
     return _fresh(data, (data.shape[0], math.prod(data.shape[1:])))
 
 
-@register('expand_dims', params={'axis': (Int, REQUIRED)})
+@register('expand_dims', monitor_prefix='input', params={'axis': (Int, REQUIRED)})
 def expand_dims(data, *, axis):
     """Inserts a new axis of size 1 into the array shape."""
     ndim = data.dim()
@@ -142,20 +142,20 @@ def _like_range(ndim, side, begin, end):
     return b, e
 
 
-@register('shape_array', differentiable=False)
+@register('shape_array', monitor_prefix='input', differentiable=False)
 def shape_array(data):
     """Returns a 1D int64 array containing the shape of data."""
     return torch.tensor(tuple(data.shape), dtype=torch.int64, device=data.device)
 
 
-@register('size_array', differentiable=False)
+@register('size_array', monitor_prefix='input', differentiable=False)
 def size_array(data):
     """Returns a 1D int64 array containing the size of data."""
     return torch.tensor((data.numel(),), dtype=torch.int64, device=data.device)
 
 
 # ------------------------------------------------------------------------------ axis moves
-@register('transpose', params={'axes': (Shape, ())})
+@register('transpose', monitor_prefix='input', params={'axes': (Shape, ())})
 def transpose(data, *, axes):
     """Permutes the dimensions of an array (reverses them when `axes` is empty)."""
     ndim = data.dim()
@@ -167,7 +167,8 @@ def transpose(data, *, axes):
     return _fresh(data.permute(axes))
 
 
-@register('SwapAxis', aliases=('swapaxes',), params={'dim1': (Int, 0), 'dim2': (Int, 0)})
+@register('SwapAxis', named_outputs=True, merges=False,
+          aliases=('swapaxes',), params={'dim1': (Int, 0), 'dim2': (Int, 0)})
 def swapaxis(data, *, dim1, dim2):
     """Interchanges two axes of an array."""
     ndim = data.dim()
@@ -251,7 +252,7 @@ def repeat(data, *, repeats, axis):
 
 
 # ------------------------------------------------------------------------------ broadcasting
-@register('broadcast_to', params={'shape': (Shape, ())})
+@register('broadcast_to', monitor_prefix='input', params={'shape': (Shape, ())})
 def broadcast_to(data, *, shape):
     """Broadcasts the input array to a new shape (0 in `shape` keeps that dimension)."""
     ishape = data.shape
@@ -269,7 +270,7 @@ def broadcast_to(data, *, shape):
     return _fresh(data.expand(target))
 
 
-@register('broadcast_axis', aliases=('broadcast_axes',),
+@register('broadcast_axis', monitor_prefix='input', aliases=('broadcast_axes',),
           params={'axis': (Shape, ()), 'size': (Shape, ())})
 def broadcast_axis(data, *, axis, size):
     """Broadcasts the input array over particular axes (each of size 1)."""
@@ -347,21 +348,23 @@ def _concat(opname, tensors, dim):
     return out
 
 
-@register('Concat', inputs=('*data',), aliases=('concat',), key_var_num_args='num_args',
-          params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)})
+@register('Concat', monitor_prefix='arg', named_outputs=True,
+          inputs=('*data',), aliases=('concat',), key_var_num_args='num_args',
+          params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=1)
 def concat(*data, num_args, dim):
     """Joins input arrays along a given axis."""
     return _concat('Concat', data, dim)
 
 
-@register('_rnn_param_concat', inputs=('*data',), key_var_num_args='num_args',
-          params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)})
+@register('_rnn_param_concat', monitor_prefix='arg', named_outputs=True,
+          inputs=('*data',), key_var_num_args='num_args',
+          params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=2)
 def rnn_param_concat(*data, num_args, dim):
     """Joins input arrays along a given axis (used to pack RNN parameters)."""
     return _concat('_rnn_param_concat', data, dim)
 
 
-@register('stack', inputs=('*data',), key_var_num_args='num_args',
+@register('stack', monitor_prefix='arg', inputs=('*data',), key_var_num_args='num_args',
           params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)})
 def stack(*data, axis, num_args):
     """Join a sequence of arrays along a new axis."""
@@ -380,7 +383,8 @@ def _split_names(p):
     return ['output%d' % i for i in range(p['num_outputs'])]
 
 
-@register('SliceChannel', aliases=('split',), num_outputs=lambda p: p['num_outputs'],
+@register('SliceChannel', named_outputs=True, merges=False,
+          aliases=('split',), num_outputs=lambda p: p['num_outputs'],
           output_names=_split_names,
           params={'num_outputs': (AtLeast(Int, 1), REQUIRED), 'axis': (Int, 1),
                   'squeeze_axis': (Bool, False)})
@@ -438,7 +442,7 @@ def split_v2(data, *, indices, axis, squeeze_axis, sections):
 _PAD_MODES = {'constant': 'constant', 'edge': 'replicate', 'reflect': 'reflect'}
 
 
-@register('Pad', aliases=('pad',),
+@register('Pad', named_outputs=True, merges=False, aliases=('pad',),
           params={'mode': (Enum('constant', 'edge', 'reflect'), REQUIRED),
                   'pad_width': (Shape, REQUIRED), 'constant_value': (Float, 0.0)})
 def pad(data, *, mode, pad_width, constant_value):

@@ -19,7 +19,7 @@ def _sorted(x, ax, descending):
     return torch.sort(x, dim=ax, descending=descending, stable=True)
 
 
-@register('topk', params={'axis': (Opt(Int), -1), 'k': (Int, 1),
+@register('topk', monitor_prefix='input', params={'axis': (Opt(Int), -1), 'k': (Int, 1),
                           'ret_typ': (Enum('both', 'indices', 'mask', 'value'), 'indices'),
                           'is_ascend': (Bool, False),
                           'dtype': (dtype_choice(*_INDEX_DTYPES), 'float32')},
@@ -51,7 +51,8 @@ def topk(data, *, axis, k, ret_typ, is_ascend, dtype):
     return ind if ret_typ == 'indices' else (vals, ind)
 
 
-@register('sort', params={'axis': (Opt(Int), -1), 'is_ascend': (Bool, True)},
+@register('sort', monitor_prefix='input',
+          params={'axis': (Opt(Int), -1), 'is_ascend': (Bool, True)},
           num_outputs=2, num_visible_outputs=1)
 def sort(data, *, axis, is_ascend):
     """Returns a sorted copy of the array along an axis (the flattened array for axis=None)."""
@@ -60,7 +61,8 @@ def sort(data, *, axis, is_ascend):
     return vals, idx
 
 
-@register('argsort', params={'axis': (Opt(Int), -1), 'is_ascend': (Bool, True),
+@register('argsort', monitor_prefix='input',
+          params={'axis': (Opt(Int), -1), 'is_ascend': (Bool, True),
                              'dtype': (dtype_choice(*_INDEX_DTYPES), 'float32')})
 def argsort(data, *, axis, is_ascend, dtype):
     """Returns the indices that would sort the array along an axis (as ``dtype``)."""

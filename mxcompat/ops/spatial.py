@@ -27,7 +27,8 @@ def _check_4d(opname, argname, t):
                          % (opname, argname, None if t is None else tuple(t.shape)))
 
 
-@register('BilinearSampler', inputs=('data', 'grid'), params={'cudnn_off': (Opt(Bool), None)})
+@register('BilinearSampler', named_outputs=True, merges=False,
+          inputs=('data', 'grid'), params={'cudnn_off': (Opt(Bool), None)})
 def bilinear_sampler(data, grid, *, cudnn_off):
     """Applies bilinear sampling to input feature map.
 
@@ -49,7 +50,7 @@ def _affine_target(opname, target_shape):
     return target_shape
 
 
-@register('GridGenerator', inputs=('data',),
+@register('GridGenerator', named_outputs=True, merges=False, inputs=('data',),
           params={'transform_type': (Enum('affine', 'warp'), REQUIRED),
                   'target_shape': (Shape, (0, 0))})
 def grid_generator(data, *, transform_type, target_shape):
@@ -82,7 +83,7 @@ def grid_generator(data, *, transform_type, target_shape):
     return (data + torch.stack([xs, ys])) / scale - 1
 
 
-@register('SpatialTransformer', inputs=('data', 'loc'),
+@register('SpatialTransformer', named_outputs=True, merges=False, inputs=('data', 'loc'),
           params={'target_shape': (Shape, (0, 0)),
                   'transform_type': (Enum('affine'), REQUIRED),
                   'sampler_type': (Enum('bilinear'), REQUIRED),
@@ -129,7 +130,7 @@ def _window(lo, hi, limit):
     return idx.clamp(max=limit - 1), idx < hi.unsqueeze(2)
 
 
-@register('ROIPooling', inputs=('data', 'rois'),
+@register('ROIPooling', named_outputs=True, merges=False, inputs=('data', 'rois'),
           params={'pooled_size': (Shape, REQUIRED), 'spatial_scale': (Float, REQUIRED)})
 def roi_pooling(data, rois, *, pooled_size, spatial_scale):
     """Performs region of interest(ROI) pooling on the input array.
@@ -179,7 +180,8 @@ def roi_pooling(data, rois, *, pooled_size, spatial_scale):
 # Crop
 # ---------------------------------------------------------------------------------------------
 
-@register('Crop', inputs=('*data',), key_var_num_args='num_args',
+@register('Crop', monitor_prefix='arg', named_outputs=True, merges=False,
+          inputs=('*data',), key_var_num_args='num_args',
           params={'num_args': (Int, REQUIRED), 'offset': (Shape, (0, 0)),
                   'h_w': (Shape, (0, 0)), 'center_crop': (Bool, False)})
 def crop(*data, num_args, offset, h_w, center_crop):
@@ -227,7 +229,7 @@ def _abs_diff(a, b):
     return diff * torch.where(diff >= 0, 1.0, -1.0).to(diff.dtype)
 
 
-@register('Correlation', inputs=('data1', 'data2'),
+@register('Correlation', named_outputs=True, merges=False, inputs=('data1', 'data2'),
           params={'kernel_size': (Int, 1), 'max_displacement': (Int, 1), 'stride1': (Int, 1),
                   'stride2': (Int, 1), 'pad_size': (Int, 0), 'is_multiply': (Bool, True)})
 def correlation(data1, data2, *, kernel_size, max_displacement, stride1, stride2, pad_size,

@@ -11,17 +11,22 @@ import itertools
 import torch
 
 from ..base import MXNetError, dtype_torch, dtype_np, dtype_from_flag, to_shape
+from .lowering import place
 
 __all__ = ['infer_shape', 'infer_type', 'run_meta', 'entry_shapes']
 
 
-# inputs whose type an operator fixes whatever the other inputs are (MXNet's type rules assign
-# it to an input of unknown type); a variable of unknown type runs as float32 otherwise
-_INPUT_DTYPES = {'batch_take': {1: torch.int32}}
-# operators whose parameters (every input after the data) are float32 when the data is
-# float16 or bfloat16, and of the data's type otherwise (MXNet's BatchNormType)
-_FLOAT32_PARAMS = frozenset(('BatchNorm', 'BatchNorm_v1', '_contrib_SyncBatchNorm'))
 _LOW_FLOATS = (torch.float16, torch.bfloat16)
+
+
+def _fixed_dtypes(node):
+    """{input position: torch dtype} of the inputs whose type ``node``'s operator fixes
+    (``input_dtypes`` of its table entry)."""
+    fixed = node.op.input_dtypes
+    if not fixed:
+        return {}
+    return {j: dtype_torch(fixed[name])
+            for j, name in enumerate(node.op.list_inputs(node.params)) if name in fixed}
 
 
 def _known(shape):
@@ -100,21 +105,16 @@ def sized_by_consumers(params):
 
 def _run_meta(node, in_shapes, in_dtypes, partial):
     op = node.op
-    fixed = _INPUT_DTYPES.get(op.name, {})
+    fixed = _fixed_dtypes(node)
     # an input of unknown dtype (a variable declared without one) takes the floating dtype of
-    # the others, as MXNet's type inference gives it: shape inference never fails on dtypes
+    # the others, as MXNet's type inference gives it (or the type its operator fixes): shape
+    # inference never fails on dtypes
     default = next((d for d in in_dtypes if d is not None and d.is_floating_point),
                    torch.float32)
     present = [torch.empty(s, dtype=d or fixed.get(j, default), device='meta')
                for j, (s, d) in enumerate(zip(in_shapes, in_dtypes))]
-    pos = op.call_positions(node.params)
-    if pos is None:
-        args = present
-    else:
-        args = [None] * len(op.inputs)
-        for p, a in zip(pos, present):
-            args[p] = a
     params = node.params
+    args = place(op, params, present)
     if not args and sized_by_consumers(params):
         shape = params.get('shape')
         if infers_range(params) or shape == ():
@@ -305,7 +305,7 @@ def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):
         return joined
     seen = {v for s in list(in_shapes) + list(out_shapes) if s is not None for v in s if v > 0}
     if len(holes) == 1 and len(out_shapes) == 1 and _known(out_shapes[0]):
-        # a size-preserving operator (Reshape) fixes the one missing dim by the sizes
+        # a size-preserving operator (keeps_size) fixes the one missing dim by the sizes
         known_in = 1
         for s in in_shapes:
             for v in s:
@@ -315,7 +315,7 @@ def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):
             out_size *= v
         if out_size % known_in == 0:
             size = out_size // known_in
-            if node.op.name == 'Reshape':  # sizes agree: that is the only solution
+            if node.op.keeps_size:  # sizes agree: that is the only solution
                 (j, d), = holes
                 trial = [list(s) for s in in_shapes]
                 trial[j][d] = size
@@ -359,18 +359,18 @@ def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):
 
 
 def _solve_concat(node, in_shapes, out_shapes, holes):
-    """The inputs of a Concat whose one unknown size along ``dim`` is what its known output
-    leaves, or of an ``_rnn_param_concat`` whose one or two unknown sizes (a bidirectional
-    layer's first input-to-hidden weights) share it equally, as MXNet infers them; None
+    """The inputs of an operator that joins them along ``dim`` (``concat_fill`` in its table
+    entry: Concat, ``_rnn_param_concat``) whose unknown sizes along it (as many as
+    ``concat_fill``: one for Concat, two for a bidirectional layer's first input-to-hidden
+    weights) share equally what its known output leaves, as MXNet infers them; None
     otherwise."""
-    name = node.op.name
-    if name not in ('Concat', '_rnn_param_concat') or len(out_shapes) != 1 or \
-            not out_shapes[0] or not _known(out_shapes[0]):
+    fill = node.op.concat_fill
+    if not fill or len(out_shapes) != 1 or not out_shapes[0] or not _known(out_shapes[0]):
         return None
     ndim = len(in_shapes[0])
     axis = node.params.get('dim', 1)
     axis = axis + ndim if axis < 0 else axis
-    if any(d != axis for _, d in holes) or len(holes) > (2 if name == '_rnn_param_concat' else 1):
+    if any(d != axis for _, d in holes) or len(holes) > fill:
         return None
     residual = out_shapes[0][axis] - sum(s[axis] for s in in_shapes)
     if residual <= 0 or residual % len(holes):
@@ -424,16 +424,17 @@ def infer_type(sym, args, kwargs, partial):
             if n.op is None:
                 continue
             in_types = [types[id(i)][k] for i, k in n.inputs]
-            for j, t in _INPUT_DTYPES.get(n.op.name, {}).items():
+            fixed = _fixed_dtypes(n)
+            for j, t in fixed.items():
                 i, k = n.inputs[j]
                 if in_types[j] is None and i.op is None:
                     types[id(i)][k] = in_types[j] = t
                     changed = True
             known = next((t for j, t in enumerate(in_types) if t is not None and
-                          j not in _INPUT_DTYPES.get(n.op.name, ())), None)
+                          j not in fixed), None)
             if known is not None:
                 fill = known
-                if n.op.name in _FLOAT32_PARAMS and in_types[0] in _LOW_FLOATS:
+                if n.op.float32_params and in_types[0] in _LOW_FLOATS:
                     fill = torch.float32
                 for j, ((i, k), t) in enumerate(zip(n.inputs, in_types)):
                     if t is None and i.op is None and 'dtype' not in n.params:
@@ -442,7 +443,7 @@ def infer_type(sym, args, kwargs, partial):
                 in_types = [types[id(i)][k] for i, k in n.inputs]
             dt = n.params.get('dtype')
             if dt not in (None, 'None') and all(t is None for t in types[id(n)]) and \
-                    n.op.name in ('Cast', 'amp_cast'):
+                    n.op.dtype_output:
                 types[id(n)] = [dtype_torch(dt)]  # a cast's output type needs no input type
                 changed = True
             if all(t is not None for t in in_types) and any(t is None for t in types[id(n)]):

@@ -36,19 +36,6 @@ _ZERO_GRAD = frozenset((
     '_lesser_scalar', '_lesser_equal_scalar', '_logical_and_scalar', '_logical_or_scalar',
     '_logical_xor_scalar'))
 
-# operators MXNet never merges: stateful ones, legacy (OperatorProperty) ones, which declare
-# mutable inputs, and ones that draw random numbers
-_NOT_MERGED = frozenset((
-    'Dropout', 'RNN', '_foreach', '_while_loop', '_cond', 'Custom', '_contrib_quantize_v2',
-    '_contrib_dequantize', '_contrib_quantize_asym', '_shuffle', '_sample_unique_zipfian',
-    'BatchNorm_v1', 'BilinearSampler', 'Convolution_v1', 'Correlation', 'Crop',
-    'GridGenerator', 'IdentityAttachKLSparseReg', 'InstanceNorm', 'L2Normalization', 'MakeLoss',
-    'Pad', 'Pooling_v1', 'ROIPooling', 'SVMOutput', 'SequenceLast', 'SequenceMask',
-    'SequenceReverse', 'SliceChannel', 'SpatialTransformer', 'SwapAxis',
-    '_contrib_DeformableConvolution', '_contrib_DeformablePSROIPooling',
-    '_contrib_MultiBoxDetection', '_contrib_MultiBoxPrior', '_contrib_MultiBoxTarget',
-    '_contrib_MultiProposal', '_contrib_PSROIPooling', '_contrib_Proposal',
-    '_contrib_SyncBatchNorm', '_contrib_count_sketch', '_contrib_fft', '_contrib_ifft'))
 _RANDOM_PREFIXES = ('_random_', '_sample_', '_image_random_', '_npx__image_random_')
 
 
@@ -69,7 +56,7 @@ def _mergeable(n, m):
     if n.op is None or m.op is None or n.op is not m.op or n.attrs != m.attrs:
         return False
     op = n.op
-    return not (op.aux or op.mutate or op.name in _NOT_MERGED or n.subgraphs or _random(op))
+    return op.merges and not (op.aux or op.mutate or n.subgraphs or _random(op))
 
 
 # ---------------------------------------------------------------------- common subexpressions
