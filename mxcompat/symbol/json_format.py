@@ -158,6 +158,10 @@ def _check_operator(node, num_inputs, what):
                 (exact and count != num_inputs):
             raise _Bad('%s: %s=%d but the node has %d inputs' % (what, key, count, num_inputs))
     if not op.variadic:
+        names = op.list_inputs(params)
+        if len(node.inputs) > len(names):
+            raise _Bad('%s: operator %s takes %d inputs (%s), the node has %d'
+                       % (what, op.name, len(names), ', '.join(names), len(node.inputs)))
         _add_missing_inputs(node)
     outputs = node.num_outputs()
     if not 0 < outputs <= MAX_OUTPUTS:
