@@ -1,7 +1,8 @@
-"""A short, fixed run (20,000 cases) of the mutation fuzzer (scripts/fuzz.py) over the nine readers of untrusted
-bytes, seeded with files written by real MXNet 1.9.1: every case must load or raise MXNetError,
-within 5 s and without allocating 1 GiB. The run happens in a child process (it lowers its own
-address-space limit). ``python scripts/fuzz.py --cases 1000000`` is the long run."""
+"""A short, fixed run (20,000 cases) of the mutation fuzzer (scripts/fuzz.py) over the nine
+readers of untrusted bytes, seeded with files written by real MXNet 1.9.1: every case must load
+or raise MXNetError, within 5 s and without allocating 1 GiB. The run happens in a child process
+(it lowers its own address-space limit). ``python scripts/fuzz.py --cases 1000000`` is the long
+run."""
 import json
 import os
 import subprocess
