@@ -124,10 +124,11 @@ class Lowered(object):
             fxn.meta[_INPUTS] = ins
             # an implementation returns the tuple of its outputs, or the tensor itself where
             # there is one; hidden outputs are never consumed, and an operator with hidden
-            # outputs and one visible output may return either
+            # outputs and one visible output, or with a count of outputs set by its parameters
+            # (SliceChannel with num_outputs=1), may return either
             if node.num_visible_outputs() > 1:
                 multi[id(node)] = fxn
-            elif node.num_outputs() > 1:
+            elif node.num_outputs() > 1 or not isinstance(op.num_outputs, int):
                 values[(id(node), 0)] = graph.call_function(_first_output, (fxn,))
             else:
                 values[(id(node), 0)] = fxn

@@ -1,7 +1,8 @@
 """Symbol graphs run the three ways MXNet runs them (a bound Executor, ``mx.nd.CachedOp``, a
 hybridized ``SymbolBlock``) with operators whose results the lowering has to unpack: hidden
 outputs (sort, topk, BatchNorm, Dropout, LRN, InstanceNorm, L2Normalization), several
-visible outputs (topk 'both', SliceChannel, BatchNorm ``output_mean_var``) and a graph input
+visible outputs (topk 'both', SliceChannel, BatchNorm ``output_mean_var``), an operator whose
+parameters set its count of outputs to one (SliceChannel ``num_outputs=1``) and a graph input
 that is also an output. The same ``run(mx)`` executes under mxcompat in tests/test_lowering.py.
 """
 import os
@@ -15,7 +16,10 @@ def _graph(mx):
     bn3 = mx.sym.BatchNorm(x, fix_gamma=False, output_mean_var=True, name='bn3')
     parts = mx.sym.SliceChannel(x, num_outputs=2, axis=1, name='split')
     top = mx.sym.topk(x, axis=1, k=2, ret_typ='both', name='top')
+    # an operator whose count of outputs its parameters set, with one output consumed whole
+    whole = mx.sym.SliceChannel(x, num_outputs=1, axis=1, name='whole')
     return mx.sym.Group([
+        mx.sym.relu(whole) * 3,
         mx.sym.sort(x, axis=1, name='sort'),
         mx.sym.topk(x, axis=1, k=2, ret_typ='value', name='topv'),
         bn * 2,
