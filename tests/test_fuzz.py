@@ -8,6 +8,10 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+from mxcompat.base import MXNetError
+
 from conftest import ROOT
 
 
@@ -26,3 +30,24 @@ def test_short_fuzz_run(tmp_path):
     assert not failures, proc.stdout[-3000:]
     assert all(r['cases'] >= 20 for r in result.values()), proc.stdout[-3000:]
     assert proc.returncode == 0
+
+
+# cases the long runs found, each once a crash: (seed, target, case)
+FOUND = [(7, 'imports_symbol', 2249),   # more inputs than the operator takes
+         (11, 'imports_params', 2799),  # int32 weights for a float32 convolution
+         (11, 'imports_symbol', 5335),  # an empty required shape (kernel='')
+         (11, 'load_json', 5271)]       # a negative size reaching shape inference
+
+
+@pytest.mark.parametrize('seed,target,index', FOUND)
+def test_found_cases_raise_mxneterror(tmp_path, seed, target, index):
+    sys.path.insert(0, os.path.join(ROOT, 'scripts'))
+    try:
+        import fuzz
+    finally:
+        sys.path.pop(0)
+    targets = fuzz.Targets(str(tmp_path))
+    seeds, mutate, load, _ = targets.specs()[target]
+    data = fuzz._case(seed, target, index, seeds, mutate)
+    with pytest.raises(MXNetError):
+        load(data)

@@ -54,8 +54,12 @@ def AtLeast(kind, low):
     lower bounds (``set_lower_bound``, and the shape checks that reject, e.g., a zero stride),
     enforced when parameters are parsed, so a bad value from a symbol file or a call never
     reaches a kernel."""
+    optional = kind.name.endswith(' or None')
+
     def convert(v):
         out = kind.convert(v)
+        if out is None and not optional:
+            raise ValueError('a value is required, got %r' % (v,))
         for x in (out if isinstance(out, tuple) else (out,)):
             if x is not None and x < low:
                 raise ValueError('must be at least %d, got %r' % (low, v))

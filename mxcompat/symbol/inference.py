@@ -111,6 +111,9 @@ def _run_meta(node, in_shapes, in_dtypes, partial):
     # inference never fails on dtypes
     default = next((d for d in in_dtypes if d is not None and d.is_floating_point),
                    torch.float32)
+    for s in in_shapes:
+        if any(d < 0 for d in s):
+            raise MXNetError('input shape %s has a negative size' % (tuple(s),))
     present = [torch.empty(s, dtype=d or fixed.get(j, default), device='meta')
                for j, (s, d) in enumerate(zip(in_shapes, in_dtypes))]
     params = node.params

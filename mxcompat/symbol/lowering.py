@@ -146,7 +146,9 @@ class Lowered(object):
         (a compiled one)."""
         try:
             return (forward or self.forward)(*tensors)
-        except MXNetError as err:
+        except RuntimeError as err:
+            # an operator's failure (MXNet's own error, or torch's on inputs MXNet would have
+            # refused: another dtype, ...) is MXNet's error naming the operator
             node = self._failed_node(sys.exc_info()[2])
             if node is None:
                 raise
