@@ -285,3 +285,20 @@ def test_download_bad_timeout_setting(tmp_path, monkeypatch):
     monkeypatch.setenv('MXCOMPAT_DOWNLOAD_TIMEOUT', 'soon')
     with pytest.raises(mx.base.MXNetError, match="MXCOMPAT_DOWNLOAD_TIMEOUT must be a positive"):
         gu.download('http://127.0.0.1:9/a.bin', path=str(tmp_path))
+
+
+def test_download_in_memory_body(tmp_path, monkeypatch):
+    """A response whose body is a plain file object (no Content-Length: it cannot be cut short)
+    is kept, as in MXNet's own test_download_successful."""
+    import io
+    import requests
+
+    def fake_get(*args, **kwargs):
+        resp = requests.Response()
+        resp.status_code = 200
+        resp.raw = io.BytesIO(b'MOCK CONTENT' * 100)
+        return resp
+    monkeypatch.setattr(requests, 'get', fake_get)
+    path = gu.download('https://example.invalid/README.md', path=str(tmp_path / 'r.md'))
+    with open(path, 'rb') as f:
+        assert f.read() == b'MOCK CONTENT' * 100

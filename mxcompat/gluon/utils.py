@@ -264,8 +264,8 @@ def _progress(total, desc):
 def _fetch_to(url, fname, verify_ssl, deadline, read_timeout):
     """Download ``url`` into a temporary file next to ``fname``; returns its path. The
     temporary file is removed on any failure: a connection that breaks, sends nothing for
-    ``read_timeout`` seconds, is still sending at time.monotonic() ``deadline``, or ends a body
-    whose end cannot be verified (neither Content-Length nor chunked encoding)."""
+    ``read_timeout`` seconds, is still sending at time.monotonic() ``deadline``, or ends a network
+    body whose end cannot be verified (neither Content-Length nor chunked encoding)."""
     import requests
     from urllib3.exceptions import ReadTimeoutError, HTTPError as Urllib3Error
     fd, tmp = fileio.open_aside(fname)
@@ -285,6 +285,13 @@ def _fetch_to(url, fname, verify_ssl, deadline, read_timeout):
             chunked = 'chunked' in r.headers.get('transfer-encoding', '').lower()
             bar = _progress(int(total) if total and total.isdigit() else None,
                             os.path.basename(fname))
+            raw = r.raw
+            if hasattr(raw, 'stream'):  # urllib3's response: at most one read from the socket
+                def read():
+                    return raw.read1(1 << 16, decode_content=True)
+            else:  # a plain file-like body (as requests itself allows)
+                def read():
+                    return raw.read(1 << 16)
             try:
                 with os.fdopen(fd, 'wb') as f:
                     fd = None
@@ -293,8 +300,8 @@ def _fetch_to(url, fname, verify_ssl, deadline, read_timeout):
                             raise RuntimeError(
                                 'Failed downloading url {}: the download exceeded the total '
                                 'timeout (MXCOMPAT_DOWNLOAD_TIMEOUT)'.format(url))
-                        try:  # at most one read from the socket: returns what arrived
-                            chunk = r.raw.read1(1 << 16, decode_content=True)
+                        try:  # returns what arrived
+                            chunk = read()
                         except ReadTimeoutError:
                             raise RuntimeError(
                                 'Failed downloading url {}: no data for {} s (the read '
@@ -311,7 +318,8 @@ def _fetch_to(url, fname, verify_ssl, deadline, read_timeout):
             finally:
                 if bar is not None:
                     bar.close()
-            if not (total and total.isdigit()) and not chunked:
+            # (a body that is no network stream, e.g. an in-memory one, cannot be cut short)
+            if hasattr(raw, 'stream') and not (total and total.isdigit()) and not chunked:
                 raise RuntimeError(
                     'Failed downloading url {}: the server sent neither Content-Length nor '
                     'chunked encoding, so a dropped connection cannot be told from the end '
