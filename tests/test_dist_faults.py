@@ -96,3 +96,51 @@ def test_worker_that_never_comes(tmp_path):
         for p in ctx.processes:
             if p.is_alive():
                 p.kill()
+
+
+_TORCHRUN_WORKER = '''
+import os, signal, sys, time
+import mxcompat as mx
+import mxcompat.kvstore
+from mxcompat.base import MXNetError
+rank = int(os.environ['RANK'])
+kv = mx.kv.create('dist_sync')
+kv.init(3, mx.nd.ones((4,)))
+out = mx.nd.zeros((4,))
+try:
+    for step in range(4):
+        if rank == 1 and step == 2:
+            print('STOPPED %r' % time.time(), flush=True)
+            os.kill(os.getpid(), signal.SIGSTOP)
+        kv.push(3, mx.nd.ones((4,)))
+        kv.pull(3, out=out)
+except MXNetError as err:
+    print('FAILED %r %s' % (time.time(), err), flush=True)
+    sys.exit(1)
+'''
+
+
+@pytest.mark.slow
+def test_unresponsive_worker_under_torchrun(tmp_path):
+    """The same with torchrun's own agent: rank 1 stops (SIGSTOP), rank 0 raises MXNetError
+    naming it within MXNET_KVSTORE_TIMEOUT plus 10 s, and torchrun ends the job."""
+    import socket
+    import subprocess
+    import sys
+    script = tmp_path / 'worker.py'
+    script.write_text(_TORCHRUN_WORKER)
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        port = s.getsockname()[1]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, MXNET_KVSTORE_TIMEOUT=str(TIMEOUT_S), MXNET_KVSTORE_TIMEOUT_GRACE='2',
+               OMP_NUM_THREADS='1', PYTHONPATH=root)
+    proc = subprocess.run([sys.executable, '-m', 'torch.distributed.run', '--nproc_per_node',
+                           '2', '--master_addr', '127.0.0.1', '--master_port', str(port),
+                           str(script)], env=env, capture_output=True, text=True, timeout=300)
+    lines = proc.stdout.splitlines()
+    stopped = float(next(l for l in lines if l.startswith('STOPPED')).split()[1])
+    failed = next(l for l in lines if l.startswith('FAILED'))
+    assert float(failed.split()[1]) - stopped < TIMEOUT_S + 10, failed
+    assert 'rank 1 did not answer' in failed, failed
+    assert proc.returncode != 0
