@@ -36,7 +36,9 @@ def test_short_fuzz_run(tmp_path):
 FOUND = [(7, 'imports_symbol', 2249),   # more inputs than the operator takes
          (11, 'imports_params', 2799),  # int32 weights for a float32 convolution
          (11, 'imports_symbol', 5335),  # an empty required shape (kernel='')
-         (11, 'load_json', 5271)]       # a negative size reaching shape inference
+         (11, 'load_json', 5271),       # a negative size reaching shape inference
+         (13, 'load_json', 32929),      # sizes whose bytes overflow (1M-case run)
+         (13, 'load_json', 39625)]
 
 
 @pytest.mark.parametrize('seed,target,index', FOUND)

@@ -114,8 +114,12 @@ def _run_meta(node, in_shapes, in_dtypes, partial):
     for s in in_shapes:
         if any(d < 0 for d in s):
             raise MXNetError('input shape %s has a negative size' % (tuple(s),))
-    present = [torch.empty(s, dtype=d or fixed.get(j, default), device='meta')
-               for j, (s, d) in enumerate(zip(in_shapes, in_dtypes))]
+    try:
+        present = [torch.empty(s, dtype=d or fixed.get(j, default), device='meta')
+                   for j, (s, d) in enumerate(zip(in_shapes, in_dtypes))]
+    except RuntimeError as err:  # a size whose bytes overflow torch's storage arithmetic
+        raise MXNetError('input shapes %s are too large: %s'
+                         % ([tuple(s) for s in in_shapes], err)) from None
     params = node.params
     args = place(op, params, present)
     if not args and sized_by_consumers(params):
