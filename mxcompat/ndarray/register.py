@@ -28,11 +28,6 @@ def _bad_input(opname, argname, value):
                      'mx.nd.array()' % (opname, argname, type(value).__name__))
 
 
-def _device_error(opname, tensors, err):
-    """MXNet's error for inputs on different devices; ``err`` itself for any other failure."""
-    return mixed_context_error(opname, tensors) or err
-
-
 def _in_opt(opname, argname, value):
     if value is None:
         return None
@@ -106,7 +101,7 @@ _NATIVE_CHECKS = {
 def make_function(op, func_name):
     """Build the mx.nd function for ``op`` under the name ``func_name``."""
     g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
-         '_in_opt': _in_opt, '_device_error': _device_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
+         '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
          '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
          '_NDArray': NDArray, '_new': NDArray.__new__}
     sig, body = [], []
@@ -186,7 +181,8 @@ def make_function(op, func_name):
     body.append('    except RuntimeError as _e:')
     tensors = '_ts' if op.variadic else '(%s,)' % ', '.join(
         '_a%d' % i for i in range(len(op.inputs))) if op.inputs else '()'
-    body.append('        raise _device_error(%r, %s, _e)' % (op.name, tensors))
+    # MXNet's error for inputs on different devices; any other failure as it is
+    body.append('        raise (_mixed_context_error(%r, %s) or _e)' % (op.name, tensors))
     body.append('    if out is not None: return _write_out(out, _r)')
     nout = op.num_outputs
     nvis = op.num_visible_outputs
