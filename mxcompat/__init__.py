@@ -16,7 +16,7 @@ from . import ndarray as nd
 from . import autograd
 from . import random
 from . import runtime
-from . import engine, util, operator, profiler
+from . import engine, util, operator, profiler, log, registry
 from .util import (is_np_shape, set_np_shape, np_shape, use_np_shape, is_np_array, np_array,
                    use_np_array, use_np)
 from .utils.alias import install, uninstall

@@ -16,7 +16,7 @@ from math import sqrt
 import numpy as np
 import torch
 
-from . import random
+from . import random, registry
 from .ndarray import NDArray, load
 from .ndarray import ndarray as _nd
 from .ndarray import norm as _norm
@@ -210,20 +210,7 @@ class Initializer(object):
 
 
 # ------------------------------------------------------------------------------ registry
-_REGISTRY = {}
-
-
-def _register(klass, name=None):
-    assert issubclass(klass, Initializer), "Can only register subclass of Initializer"
-    name = (klass.__name__ if name is None else name).lower()
-    if name in _REGISTRY:
-        old = _REGISTRY[name]
-        warnings.warn("\033[91mNew initializer %s.%s registered with name %s is"
-                      "overriding existing initializer %s.%s\033[0m"
-                      % (klass.__module__, klass.__name__, name, old.__module__, old.__name__),
-                      UserWarning, stacklevel=2)
-    _REGISTRY[name] = klass
-    return klass
+_register = registry.get_register_func(Initializer, 'initializer')
 
 
 def register(klass):
@@ -250,48 +237,8 @@ def register(klass):
     return _register(klass)
 
 
-def alias(*aliases):
-    """Registers the decorated initializer class under each name in ``aliases`` as well."""
-    def reg(klass):
-        for name in aliases:
-            _register(klass, name)
-        return klass
-    return reg
-
-
-def create(*args, **kwargs):
-    """Create a initializer instance from config.
-
-    Parameters
-    ----------
-    initializer : str or Initializer instance
-        class name of desired instance (or its ``dumps()`` JSON, or a dict). If is a instance,
-        it will be returned directly.
-    **kwargs : dict
-        arguments to be passed to constructor
-    """
-    if args:
-        name, args = args[0], args[1:]
-    else:
-        name = kwargs.pop('initializer')
-    if isinstance(name, Initializer):
-        assert not args and not kwargs, \
-            "initializer is already an instance. Additional arguments are invalid"
-        return name
-    if isinstance(name, dict):
-        return create(**name)
-    assert isinstance(name, str), "initializer must be of string type"
-    if name.startswith('['):
-        assert not args and not kwargs
-        name, kwargs = json.loads(name)
-        return create(name, **kwargs)
-    if name.startswith('{'):
-        assert not args and not kwargs
-        return create(**json.loads(name))
-    name = name.lower()
-    assert name in _REGISTRY, \
-        "%s is not registered. Please register with initializer.register first" % name
-    return _REGISTRY[name](*args, **kwargs)
+alias = registry.get_alias_func(Initializer, 'initializer')
+create = registry.get_create_func(Initializer, 'initializer')
 
 
 # --------------------------------------------------------------------------- composites

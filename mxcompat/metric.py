@@ -4,16 +4,14 @@ Every metric keeps a local accumulator (``sum_metric`` / ``num_inst``, cleared b
 ``reset_local``) and a global one (``global_sum_metric`` / ``global_num_inst``, cleared only by
 ``reset``), with MXNet's exact counting rules and numpy arithmetic.
 """
-import json
 import math
-import warnings
 from collections import OrderedDict
 
 import numpy
 import torch
 
 from .base import numeric_types, string_types
-from . import ndarray
+from . import ndarray, registry
 
 __all__ = ['EvalMetric', 'CompositeEvalMetric', 'Accuracy', 'TopKAccuracy', 'F1', 'MCC',
            'Perplexity', 'MAE', 'MSE', 'RMSE', 'CrossEntropy', 'NegativeLogLikelihood',
@@ -144,56 +142,9 @@ class EvalMetric(object):
 # ---------------------------------------------------------------------------------------------
 # Registry: metric names (lower case) -> classes, for create().
 # ---------------------------------------------------------------------------------------------
-_REGISTRY = {}
-
-
-def register(klass, name=None):
-    """Registers an EvalMetric subclass under ``name`` (default: its class name), for create."""
-    assert issubclass(klass, EvalMetric), 'Can only register subclass of EvalMetric'
-    name = (klass.__name__ if name is None else name).lower()
-    if name in _REGISTRY:
-        old = _REGISTRY[name]
-        warnings.warn('\033[91mNew metric %s.%s registered with name %s is overriding existing '
-                      'metric %s.%s\033[0m' % (klass.__module__, klass.__name__, name,
-                                               old.__module__, old.__name__),
-                      UserWarning, stacklevel=2)
-    _REGISTRY[name] = klass
-    return klass
-
-
-def alias(*aliases):
-    """Class decorator registering an EvalMetric subclass under extra names."""
-    def reg(klass):
-        for name in aliases:
-            register(klass, name)
-        return klass
-    return reg
-
-
-def _create(*args, **kwargs):
-    """A metric from a registered name, a JSON config string, a config dict or an instance."""
-    if args:
-        name, args = args[0], args[1:]
-    else:
-        name = kwargs.pop('metric')
-    if isinstance(name, EvalMetric):
-        assert not args and not kwargs, \
-            'metric is already an instance. Additional arguments are invalid'
-        return name
-    if isinstance(name, dict):
-        return _create(**name)
-    assert isinstance(name, string_types), 'metric must be of string type'
-    if name.startswith('['):
-        assert not args and not kwargs
-        name, kwargs = json.loads(name)
-        return _create(name, **kwargs)
-    if name.startswith('{'):
-        assert not args and not kwargs
-        return _create(**json.loads(name))
-    name = name.lower()
-    assert name in _REGISTRY, \
-        '%s is not registered. Please register with metric.register first' % name
-    return _REGISTRY[name](*args, **kwargs)
+register = registry.get_register_func(EvalMetric, 'metric')
+alias = registry.get_alias_func(EvalMetric, 'metric')
+_create = registry.get_create_func(EvalMetric, 'metric')
 
 
 def create(metric, *args, **kwargs):
