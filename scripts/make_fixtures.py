@@ -9,6 +9,7 @@ scripts/fixture_writers/, each with a ``write(mx, outdir)`` function.
 """
 import argparse
 import importlib
+import importlib.util
 import json
 import os
 import pkgutil
@@ -85,6 +86,12 @@ def write_other(mx, only):
         if info.name.startswith('_') or (only and info.name not in only):
             continue
         mod = importlib.import_module('scripts.fixture_writers.' + info.name)
+        library = getattr(mod, 'REQUIRES', None)  # a writer for a library built on MXNet
+        if library is not None and importlib.util.find_spec(library) is None:
+            if only:
+                raise SystemExit('%s needs %s installed next to MXNet' % (info.name, library))
+            print('%s: skipped (%s is not installed)' % (info.name, library))
+            continue
         outdir = os.path.join(FIXTURES, info.name)
         os.makedirs(outdir, exist_ok=True)
         mod.write(mx, outdir)

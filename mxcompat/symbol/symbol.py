@@ -763,9 +763,10 @@ def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=Non
     attrs = dict(attrs) if attrs else {}
     attrs.update(extra_attrs)
     attrs = _mirror_hidden(attrs)
-    for k, v in attrs.items():
-        if not isinstance(v, string_types):
-            raise ValueError('Attributes need to be string')
+    # MXNet passes an operator's attributes to its C API as str(value): an Initializer given
+    # as attr={'__init__': init} is stored as its repr (AttrScope and _set_attr refuse
+    # non-strings)
+    attrs = {k: v if isinstance(v, string_types) else str(v) for k, v in attrs.items()}
     for k in sparams:  # as MXNet, an unknown argument is reported before a missing one
         if k not in op.params:
             raise registry.unknown_argument(op, k)

@@ -34,7 +34,7 @@ FORWARD = {'resnet18_v1': (32, 10), 'mobilenetv2_0.25': (32, 10), 'resnet50_v2':
 
 def seeded(key, shape):
     r = np.random.RandomState(zlib.crc32(key.encode()) & 0xffffffff)
-    if key.endswith('running_var') or key.endswith('gamma'):
+    if key.endswith(('running_var', 'moving_var', 'gamma')):
         return r.uniform(0.5, 1.5, size=shape).astype(np.float32)
     fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 1
     return (r.uniform(-1, 1, size=shape) * np.sqrt(3.0 / fan_in)).astype(np.float32)
