@@ -1,0 +1,180 @@
+"""gluon.contrib.estimator fixtures: what real MXNet 1.9.1's fit API computes, logs and saves.
+
+``run(mx, workdir)`` trains a small hybridized net (parameters seeded from the parameter names)
+with ``Estimator.fit`` on generated data in four scenarios and returns ``(arrays, info)``:
+
+- ``fit``: 2 epochs with LoggingHandler (every 2 batches), CheckpointHandler (every epoch,
+  save_best on the validation accuracy, max_checkpoints=1, verbose), EarlyStoppingHandler (on
+  the validation loss) and a ValidationHandler that also evaluates every 2 batches;
+- ``resume``: a fresh net resumed from those checkpoints, trained to 4 epochs;
+- ``batches``: 7 batches with a checkpoint every 3 batches (symbol file, max_checkpoints=2);
+- ``early``: early stopping on the training accuracy in 'min' mode.
+
+Arrays are the metric values, the final and the '-best' weights; info holds the logged lines
+(times and the directory replaced), the checkpoint file names, the handlers' counters and the
+warnings the estimator package gave. tests/test_gluon_estimator.py runs the same ``run`` with
+mxcompat.
+"""
+import io
+import json
+import logging
+import os
+import re
+import shutil
+import tempfile
+import warnings
+import zlib
+
+import numpy as np
+
+N_TRAIN, N_VAL, BATCH, N_IN, N_CLASS = 20, 12, 8, 5, 3
+
+
+def _data(seed, n):
+    rng = np.random.RandomState(seed)
+    x = rng.uniform(-1, 1, size=(n, N_IN)).astype(np.float32)
+    y = rng.randint(0, N_CLASS, size=(n,)).astype(np.float32)
+    return x, y
+
+
+def _net(mx):
+    """Dense(8, relu) -> Dense(3), hybridized, every parameter drawn from a generator seeded
+    by its name."""
+    nn = mx.gluon.nn
+    net = nn.HybridSequential(prefix='estnet_')
+    with net.name_scope():
+        net.add(nn.Dense(8, in_units=N_IN, activation='relu'))
+        net.add(nn.Dense(N_CLASS, in_units=8))
+    net.initialize(ctx=mx.cpu())
+    for name, p in net.collect_params().items():
+        rng = np.random.RandomState(zlib.crc32(name.encode()))
+        p.set_data(mx.nd.array(rng.uniform(-0.5, 0.5, size=p.shape).astype(np.float32)))
+    net.hybridize()
+    return net
+
+
+def _loader(mx, seed, n, batch_size):
+    x, y = _data(seed, n)
+    dataset = mx.gluon.data.ArrayDataset(mx.nd.array(x), mx.nd.array(y))
+    return mx.gluon.data.DataLoader(dataset, batch_size=batch_size, shuffle=False)
+
+
+_TIMES = [(re.compile(r'time/interval: [0-9.]+s'), 'time/interval: Ts'),
+          (re.compile(r'Finished in [0-9.]+s'), 'Finished in Ts'),
+          (re.compile(r'using total [0-9]+s'), 'using total Ts')]
+
+
+def _estimator(mx, net, trainer, log):
+    est = mx.gluon.contrib.estimator.Estimator(
+        net, mx.gluon.loss.SoftmaxCrossEntropyLoss(), trainer=trainer, context=mx.cpu())
+    est.logger.addHandler(logging.StreamHandler(log))
+    return est
+
+
+def _lines(log, workdir):
+    text = log.getvalue().replace(workdir, '<dir>')
+    for pattern, repl in _TIMES:
+        text = pattern.sub(repl, text)
+    return text.splitlines()
+
+
+def _metrics(prefix, est, arrays):
+    for metric in est.train_metrics + est.val_metrics:
+        arrays['%s/metric/%s' % (prefix, metric.get()[0])] = np.array(metric.get()[1], np.float64)
+
+
+def _weights(prefix, mx, net, arrays):
+    for name, p in net.collect_params().items():
+        arrays['%s/weight/%s' % (prefix, name)] = p.data().asnumpy()
+
+
+def run(mx, workdir):
+    """The four scenarios in ``workdir`` (a fresh directory): ``(arrays, info)``."""
+    eh = mx.gluon.contrib.estimator.event_handler
+    arrays, info = {}, {}
+    train = _loader(mx, 1, N_TRAIN, BATCH)
+    val = _loader(mx, 2, N_VAL, 6)
+    ckdir = os.path.join(workdir, 'ck')
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+
+        # fit: 2 epochs with all the handlers
+        log = io.StringIO()
+        net = _net(mx)
+        trainer = mx.gluon.Trainer(net.collect_params(), 'sgd',
+                                   {'learning_rate': 0.5, 'momentum': 0.9, 'wd': 1e-3})
+        est = _estimator(mx, net, trainer, log)
+        val_acc, val_loss = est.val_metrics
+        handlers = [
+            eh.LoggingHandler(log_interval=2, metrics=est.train_metrics),
+            eh.CheckpointHandler(ckdir, model_prefix='est', monitor=val_acc, verbose=1,
+                                 save_best=True, max_checkpoints=1),
+            eh.EarlyStoppingHandler(monitor=val_loss, patience=2, mode='min'),
+            eh.ValidationHandler(val, est.evaluate, batch_period=2),
+        ]
+        est.fit(train, val_data=val, epochs=2, event_handlers=handlers)
+        info['fit/log'] = _lines(log, workdir)
+        info['fit/files'] = sorted(os.listdir(ckdir))
+        info['fit/checkpoint'] = [handlers[1].current_epoch, handlers[1].current_batch]
+        _metrics('fit', est, arrays)
+        _weights('fit', mx, net, arrays)
+        for name, value in mx.nd.load(os.path.join(ckdir, 'est-best.params')).items():
+            arrays['fit/best/%s' % name] = value.asnumpy()
+
+        # resume: a fresh net continues from the checkpoint to 4 epochs
+        log = io.StringIO()
+        net = _net(mx)
+        trainer = mx.gluon.Trainer(net.collect_params(), 'sgd',
+                                   {'learning_rate': 0.5, 'momentum': 0.9, 'wd': 1e-3})
+        est = _estimator(mx, net, trainer, log)
+        resume = eh.CheckpointHandler(ckdir, model_prefix='est', max_checkpoints=1,
+                                      resume_from_checkpoint=True)
+        est.fit(train, epochs=4, event_handlers=[resume])
+        info['resume/log'] = _lines(log, workdir)
+        info['resume/files'] = sorted(os.listdir(ckdir))
+        info['resume/max_epoch'] = est.max_epoch
+        _metrics('resume', est, arrays)
+        _weights('resume', mx, net, arrays)
+
+        # batches: checkpoints every 3 batches of 7, two kept
+        shutil.rmtree(ckdir)
+        log = io.StringIO()
+        net = _net(mx)
+        trainer = mx.gluon.Trainer(net.collect_params(), 'adam', {'learning_rate': 0.05})
+        est = _estimator(mx, net, trainer, log)
+        ck = eh.CheckpointHandler(ckdir, model_prefix='b', epoch_period=None, batch_period=3,
+                                  max_checkpoints=2)
+        est.fit(train, batches=7, event_handlers=[ck])
+        info['batches/log'] = _lines(log, workdir)
+        info['batches/files'] = sorted(os.listdir(ckdir))
+        info['batches/checkpoint'] = [ck.current_epoch, ck.current_batch]
+        _metrics('batches', est, arrays)
+        _weights('batches', mx, net, arrays)
+
+        # early: stop when the training accuracy does not decrease
+        log = io.StringIO()
+        net = _net(mx)
+        trainer = mx.gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.5})
+        est = _estimator(mx, net, trainer, log)
+        early = eh.EarlyStoppingHandler(monitor=est.train_metrics[0], mode='min')
+        est.fit(train, epochs=6, event_handlers=[early])
+        info['early/log'] = _lines(log, workdir)
+        info['early/stopped'] = [early.current_epoch, early.stopped_epoch]
+        _metrics('early', est, arrays)
+        _weights('early', mx, net, arrays)
+
+    info['warnings'] = ['%s: %s' % (w.category.__name__, w.message) for w in caught
+                        if 'contrib' in w.filename and 'estimator' in w.filename]
+    return arrays, info
+
+
+def write(mx, outdir):
+    workdir = tempfile.mkdtemp()
+    try:
+        arrays, info = run(mx, workdir)
+    finally:
+        shutil.rmtree(workdir)
+    np.savez_compressed(os.path.join(outdir, 'estimator.npz'), **arrays)
+    with open(os.path.join(outdir, 'estimator.json'), 'w') as f:
+        json.dump(info, f, indent=1, sort_keys=True)
