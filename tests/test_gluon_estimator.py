@@ -38,7 +38,8 @@ def test_arrays(results, expected):
         np.testing.assert_allclose(got[key], want[key], rtol=1e-4, atol=1e-5, err_msg=key)
 
 
-@pytest.mark.parametrize('key', ['fit/log', 'resume/log', 'batches/log', 'early/log'])
+@pytest.mark.parametrize('key', ['fit/log', 'resume/log', 'batches/log', 'early/log',
+                                 'multi/log'])
 def test_logged_lines(results, expected, key):
     assert results[1][key] == expected[1][key]
 

@@ -8,7 +8,8 @@ with ``Estimator.fit`` on generated data in four scenarios and returns ``(arrays
   the validation loss) and a ValidationHandler that also evaluates every 2 batches;
 - ``resume``: a fresh net resumed from those checkpoints, trained to 4 epochs;
 - ``batches``: 7 batches with a checkpoint every 3 batches (symbol file, max_checkpoints=2);
-- ``early``: early stopping on the training accuracy in 'min' mode.
+- ``early``: early stopping on the training accuracy in 'min' mode;
+- ``multi``: 2 epochs on two contexts [cpu(0), cpu(1)] with a validation set.
 
 Arrays are the metric values, the final and the '-best' weights; info holds the logged lines
 (times and the directory replaced), the checkpoint file names, the handlers' counters and the
@@ -37,15 +38,15 @@ def _data(seed, n):
     return x, y
 
 
-def _net(mx):
-    """Dense(8, relu) -> Dense(3), hybridized, every parameter drawn from a generator seeded
-    by its name."""
+def _net(mx, ctx=None):
+    """Dense(8, relu) -> Dense(3) on `ctx` (default cpu()), hybridized, every parameter drawn
+    from a generator seeded by its name."""
     nn = mx.gluon.nn
     net = nn.HybridSequential(prefix='estnet_')
     with net.name_scope():
         net.add(nn.Dense(8, in_units=N_IN, activation='relu'))
         net.add(nn.Dense(N_CLASS, in_units=8))
-    net.initialize(ctx=mx.cpu())
+    net.initialize(ctx=ctx or mx.cpu())
     for name, p in net.collect_params().items():
         rng = np.random.RandomState(zlib.crc32(name.encode()))
         p.set_data(mx.nd.array(rng.uniform(-0.5, 0.5, size=p.shape).astype(np.float32)))
@@ -64,9 +65,10 @@ _TIMES = [(re.compile(r'time/interval: [0-9.]+s'), 'time/interval: Ts'),
           (re.compile(r'using total [0-9]+s'), 'using total Ts')]
 
 
-def _estimator(mx, net, trainer, log):
+def _estimator(mx, net, trainer, log, context=None):
     est = mx.gluon.contrib.estimator.Estimator(
-        net, mx.gluon.loss.SoftmaxCrossEntropyLoss(), trainer=trainer, context=mx.cpu())
+        net, mx.gluon.loss.SoftmaxCrossEntropyLoss(), trainer=trainer,
+        context=context or mx.cpu())
     est.logger.addHandler(logging.StreamHandler(log))
     return est
 
@@ -85,7 +87,8 @@ def _metrics(prefix, est, arrays):
 
 def _weights(prefix, mx, net, arrays):
     for name, p in net.collect_params().items():
-        arrays['%s/weight/%s' % (prefix, name)] = p.data().asnumpy()
+        for k, value in enumerate(p.list_data()):
+            arrays['%s/weight/%s/%d' % (prefix, name, k)] = value.asnumpy()
 
 
 def run(mx, workdir):
@@ -163,6 +166,18 @@ def run(mx, workdir):
         info['early/stopped'] = [early.current_epoch, early.stopped_epoch]
         _metrics('early', est, arrays)
         _weights('early', mx, net, arrays)
+
+        # multi: each batch split over two contexts, validation at every epoch end
+        log = io.StringIO()
+        ctxs = [mx.cpu(0), mx.cpu(1)]
+        net = _net(mx, ctxs)
+        trainer = mx.gluon.Trainer(net.collect_params(), 'sgd',
+                                   {'learning_rate': 0.5, 'momentum': 0.9})
+        est = _estimator(mx, net, trainer, log, ctxs)
+        est.fit(train, val_data=val, epochs=2)
+        info['multi/log'] = _lines(log, workdir)
+        _metrics('multi', est, arrays)
+        _weights('multi', mx, net, arrays)
 
     info['warnings'] = ['%s: %s' % (w.category.__name__, w.message) for w in caught
                         if 'contrib' in w.filename and 'estimator' in w.filename]
