@@ -38,18 +38,20 @@ def test_arrays(results, expected):
         np.testing.assert_allclose(got[key], want[key], rtol=1e-4, atol=1e-5, err_msg=key)
 
 
-@pytest.mark.parametrize('key', ['fit/log', 'resume/log', 'batches/log', 'early/log',
+@pytest.mark.parametrize('key', ['fit/log', 'resume/log', 'batches/log', 'batches_resume/log',
+                                 'early/log',
                                  'multi/log'])
 def test_logged_lines(results, expected, key):
     assert results[1][key] == expected[1][key]
 
 
-@pytest.mark.parametrize('key', ['fit/files', 'resume/files', 'batches/files'])
+@pytest.mark.parametrize('key', ['fit/files', 'resume/files', 'batches/files',
+                                 'batches_resume/files'])
 def test_checkpoint_files(results, expected, key):
     assert results[1][key] == expected[1][key]
 
 
 @pytest.mark.parametrize('key', ['fit/checkpoint', 'resume/max_epoch', 'batches/checkpoint',
-                                 'early/stopped', 'warnings'])
+                                 'batches_resume/max_batch', 'early/stopped', 'warnings'])
 def test_counters_and_warnings(results, expected, key):
     assert results[1][key] == expected[1][key]

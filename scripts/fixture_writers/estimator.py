@@ -7,7 +7,8 @@ with ``Estimator.fit`` on generated data in four scenarios and returns ``(arrays
   save_best on the validation accuracy, max_checkpoints=1, verbose), EarlyStoppingHandler (on
   the validation loss) and a ValidationHandler that also evaluates every 2 batches;
 - ``resume``: a fresh net resumed from those checkpoints, trained to 4 epochs;
-- ``batches``: 7 batches with a checkpoint every 3 batches (symbol file, max_checkpoints=2);
+- ``batches``: 7 batches with a checkpoint every 3 batches (symbol file, max_checkpoints=2),
+  then (``batches_resume``) a fresh net resumed from them to 12 batches;
 - ``early``: early stopping on the training accuracy in 'min' mode;
 - ``multi``: 2 epochs on two contexts [cpu(0), cpu(1)] with a validation set.
 
@@ -154,6 +155,20 @@ def run(mx, workdir):
         info['batches/checkpoint'] = [ck.current_epoch, ck.current_batch]
         _metrics('batches', est, arrays)
         _weights('batches', mx, net, arrays)
+
+        # batches resumed: a fresh net continues from the batch checkpoints to 12 batches
+        log = io.StringIO()
+        net = _net(mx)
+        trainer = mx.gluon.Trainer(net.collect_params(), 'adam', {'learning_rate': 0.05})
+        est = _estimator(mx, net, trainer, log)
+        ck = eh.CheckpointHandler(ckdir, model_prefix='b', epoch_period=None, batch_period=3,
+                                  max_checkpoints=2, resume_from_checkpoint=True)
+        est.fit(train, batches=12, event_handlers=[ck])
+        info['batches_resume/log'] = _lines(log, workdir)
+        info['batches_resume/files'] = sorted(os.listdir(ckdir))
+        info['batches_resume/max_batch'] = est.max_batch
+        _metrics('batches_resume', est, arrays)
+        _weights('batches_resume', mx, net, arrays)
 
         # early: stop when the training accuracy does not decrease
         log = io.StringIO()

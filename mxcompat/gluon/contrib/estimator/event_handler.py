@@ -498,20 +498,18 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
             return
         msg = "CheckpointHandler: Checkpoint resumed from epoch %d batch %d, " \
               "continue to train for " % (self.trained_epoch, self.trained_batch)
-        if estimator.max_epoch:
-            if self.trained_epoch >= estimator.max_epoch - 1:
-                raise ValueError("Found checkpoint with maximum number of epoch %d reached, "
+        # train only the epochs (or batches) that remain
+        for unit, units in (('epoch', 'epochs'), ('batch', 'batches')):
+            limit = getattr(estimator, 'max_' + unit)
+            if not limit:
+                continue
+            remaining = limit - getattr(self, 'trained_' + unit) - 1
+            if remaining <= 0:
+                raise ValueError("Found checkpoint with maximum number of %s %d reached, "
                                  "please specify resume_from_checkpoint=False (default value) "
-                                 "if you wan to train from scratch." % estimator.max_epoch)
-            estimator.max_epoch = estimator.max_epoch - self.trained_epoch - 1
-            msg += "%d epochs " % estimator.max_epoch
-        if estimator.max_batch:
-            if self.trained_batch >= estimator.max_batch - 1:
-                raise ValueError("Found checkpoint with maximum number of batch %d reached, "
-                                 "please specify resume_from_checkpoint=False (default value) "
-                                 "if you wan to train from scratch." % self.trained_batch)
-            estimator.max_batch = estimator.max_batch - self.trained_batch - 1
-            msg += "%d batches " % estimator.max_batch
+                                 "if you want to train from scratch." % (unit, limit))
+            setattr(estimator, 'max_' + unit, remaining)
+            msg += "%d %s " % (remaining, units)
         name = "%s-epoch%dbatch%d" % (self.model_prefix, self.trained_epoch, self.trained_batch)
         param_file = os.path.join(self.model_dir, name + '.params')
         trainer_file = os.path.join(self.model_dir, name + '.states')
