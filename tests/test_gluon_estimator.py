@@ -40,7 +40,7 @@ def test_arrays(results, expected):
 
 @pytest.mark.parametrize('key', ['fit/log', 'resume/log', 'batches/log', 'batches_resume/log',
                                  'early/log',
-                                 'multi/log'])
+                                 'multi/log', 'reuse/log'])
 def test_logged_lines(results, expected, key):
     assert results[1][key] == expected[1][key]
 
@@ -51,7 +51,7 @@ def test_checkpoint_files(results, expected, key):
     assert results[1][key] == expected[1][key]
 
 
-@pytest.mark.parametrize('key', ['fit/checkpoint', 'resume/max_epoch', 'batches/checkpoint',
-                                 'batches_resume/max_batch', 'early/stopped', 'warnings'])
+@pytest.mark.parametrize('key', ['fit/checkpoint', 'resume/max_epoch', 'batches/counters',
+                                 'batches_resume/counters', 'early/stopped', 'warnings'])
 def test_counters_and_warnings(results, expected, key):
     assert results[1][key] == expected[1][key]

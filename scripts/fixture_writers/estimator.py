@@ -1,7 +1,7 @@
 """gluon.contrib.estimator fixtures: what real MXNet 1.9.1's fit API computes, logs and saves.
 
 ``run(mx, workdir)`` trains a small hybridized net (parameters seeded from the parameter names)
-with ``Estimator.fit`` on generated data in four scenarios and returns ``(arrays, info)``:
+with ``Estimator.fit`` on generated data in seven scenarios and returns ``(arrays, info)``:
 
 - ``fit``: 2 epochs with LoggingHandler (every 2 batches), CheckpointHandler (every epoch,
   save_best on the validation accuracy, max_checkpoints=1, verbose), EarlyStoppingHandler (on
@@ -10,7 +10,8 @@ with ``Estimator.fit`` on generated data in four scenarios and returns ``(arrays
 - ``batches``: 7 batches with a checkpoint every 3 batches (symbol file, max_checkpoints=2),
   then (``batches_resume``) a fresh net resumed from them to 12 batches;
 - ``early``: early stopping on the training accuracy in 'min' mode;
-- ``multi``: 2 epochs on two contexts [cpu(0), cpu(1)] with a validation set.
+- ``multi``: 2 epochs on two contexts [cpu(0), cpu(1)] with a validation set;
+- ``reuse``: two fits given the same list of handlers.
 
 Arrays are the metric values, the final and the '-best' weights; info holds the logged lines
 (times and the directory replaced), the checkpoint file names, the handlers' counters and the
@@ -66,14 +67,6 @@ _TIMES = [(re.compile(r'time/interval: [0-9.]+s'), 'time/interval: Ts'),
           (re.compile(r'using total [0-9]+s'), 'using total Ts')]
 
 
-def _estimator(mx, net, trainer, log, context=None):
-    est = mx.gluon.contrib.estimator.Estimator(
-        net, mx.gluon.loss.SoftmaxCrossEntropyLoss(), trainer=trainer,
-        context=context or mx.cpu())
-    est.logger.addHandler(logging.StreamHandler(log))
-    return est
-
-
 def _lines(log, workdir):
     text = log.getvalue().replace(workdir, '<dir>')
     for pattern, repl in _TIMES:
@@ -81,118 +74,103 @@ def _lines(log, workdir):
     return text.splitlines()
 
 
-def _metrics(prefix, est, arrays):
+def _estimator(mx, optimizer, ctx=None):
+    """An Estimator of a fresh `_net` (softmax cross-entropy, Trainer with `optimizer` =
+    (name, args)) that also logs into a StringIO, and that StringIO."""
+    net = _net(mx, ctx)
+    trainer = mx.gluon.Trainer(net.collect_params(), *optimizer)
+    est = mx.gluon.contrib.estimator.Estimator(
+        net, mx.gluon.loss.SoftmaxCrossEntropyLoss(), trainer=trainer, context=ctx or mx.cpu())
+    log = io.StringIO()
+    est.logger.addHandler(logging.StreamHandler(log))
+    return est, log
+
+
+def _record(name, est, log, out, workdir):
+    """Stores the logged lines, the metric values and the weights under `name`."""
+    arrays, info = out
+    info[name + '/log'] = _lines(log, workdir)
     for metric in est.train_metrics + est.val_metrics:
-        arrays['%s/metric/%s' % (prefix, metric.get()[0])] = np.array(metric.get()[1], np.float64)
-
-
-def _weights(prefix, mx, net, arrays):
-    for name, p in net.collect_params().items():
+        arrays['%s/metric/%s' % (name, metric.get()[0])] = np.array(metric.get()[1], np.float64)
+    for pname, p in est.net.collect_params().items():
         for k, value in enumerate(p.list_data()):
-            arrays['%s/weight/%s/%d' % (prefix, name, k)] = value.asnumpy()
+            arrays['%s/weight/%s/%d' % (name, pname, k)] = value.asnumpy()
+
+
+def _fit(mx, name, out, workdir, optimizer, handlers, ctx=None, **fit_args):
+    """Trains an `_estimator` with ``handlers(estimator)`` as its event handlers and
+    `_record`s it. Returns the estimator and its handlers."""
+    est, log = _estimator(mx, optimizer, ctx)
+    event_handlers = handlers(est)
+    # MXNet adds its default handlers to the list passed to fit
+    est.fit(event_handlers=event_handlers and list(event_handlers), **fit_args)
+    _record(name, est, log, out, workdir)
+    return est, event_handlers
 
 
 def run(mx, workdir):
-    """The four scenarios in ``workdir`` (a fresh directory): ``(arrays, info)``."""
+    """The scenarios in ``workdir`` (a fresh directory): ``(arrays, info)``."""
     eh = mx.gluon.contrib.estimator.event_handler
-    arrays, info = {}, {}
+    out = arrays, info = {}, {}
     train = _loader(mx, 1, N_TRAIN, BATCH)
     val = _loader(mx, 2, N_VAL, 6)
     ckdir = os.path.join(workdir, 'ck')
+    sgd = ('sgd', {'learning_rate': 0.5, 'momentum': 0.9, 'wd': 1e-3})
+    adam = ('adam', {'learning_rate': 0.05})
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
 
         # fit: 2 epochs with all the handlers
-        log = io.StringIO()
-        net = _net(mx)
-        trainer = mx.gluon.Trainer(net.collect_params(), 'sgd',
-                                   {'learning_rate': 0.5, 'momentum': 0.9, 'wd': 1e-3})
-        est = _estimator(mx, net, trainer, log)
-        val_acc, val_loss = est.val_metrics
-        handlers = [
-            eh.LoggingHandler(log_interval=2, metrics=est.train_metrics),
-            eh.CheckpointHandler(ckdir, model_prefix='est', monitor=val_acc, verbose=1,
-                                 save_best=True, max_checkpoints=1),
-            eh.EarlyStoppingHandler(monitor=val_loss, patience=2, mode='min'),
-            eh.ValidationHandler(val, est.evaluate, batch_period=2),
-        ]
-        est.fit(train, val_data=val, epochs=2, event_handlers=handlers)
-        info['fit/log'] = _lines(log, workdir)
+        def all_handlers(est):
+            val_acc, val_loss = est.val_metrics
+            return [eh.LoggingHandler(log_interval=2, metrics=est.train_metrics),
+                    eh.CheckpointHandler(ckdir, model_prefix='est', monitor=val_acc, verbose=1,
+                                         save_best=True, max_checkpoints=1),
+                    eh.EarlyStoppingHandler(monitor=val_loss, patience=2, mode='min'),
+                    eh.ValidationHandler(val, est.evaluate, batch_period=2)]
+        _, handlers = _fit(mx, 'fit', out, workdir, sgd, all_handlers,
+                           train_data=train, val_data=val, epochs=2)
         info['fit/files'] = sorted(os.listdir(ckdir))
         info['fit/checkpoint'] = [handlers[1].current_epoch, handlers[1].current_batch]
-        _metrics('fit', est, arrays)
-        _weights('fit', mx, net, arrays)
         for name, value in mx.nd.load(os.path.join(ckdir, 'est-best.params')).items():
             arrays['fit/best/%s' % name] = value.asnumpy()
 
         # resume: a fresh net continues from the checkpoint to 4 epochs
-        log = io.StringIO()
-        net = _net(mx)
-        trainer = mx.gluon.Trainer(net.collect_params(), 'sgd',
-                                   {'learning_rate': 0.5, 'momentum': 0.9, 'wd': 1e-3})
-        est = _estimator(mx, net, trainer, log)
-        resume = eh.CheckpointHandler(ckdir, model_prefix='est', max_checkpoints=1,
-                                      resume_from_checkpoint=True)
-        est.fit(train, epochs=4, event_handlers=[resume])
-        info['resume/log'] = _lines(log, workdir)
+        est, _ = _fit(mx, 'resume', out, workdir, sgd, lambda est: [eh.CheckpointHandler(
+            ckdir, model_prefix='est', max_checkpoints=1, resume_from_checkpoint=True)],
+                      train_data=train, epochs=4)
         info['resume/files'] = sorted(os.listdir(ckdir))
         info['resume/max_epoch'] = est.max_epoch
-        _metrics('resume', est, arrays)
-        _weights('resume', mx, net, arrays)
 
-        # batches: checkpoints every 3 batches of 7, two kept
+        # batches: checkpoints every 3 batches of 7, two kept; then a fresh net resumed
+        # from them to 12 batches
         shutil.rmtree(ckdir)
-        log = io.StringIO()
-        net = _net(mx)
-        trainer = mx.gluon.Trainer(net.collect_params(), 'adam', {'learning_rate': 0.05})
-        est = _estimator(mx, net, trainer, log)
-        ck = eh.CheckpointHandler(ckdir, model_prefix='b', epoch_period=None, batch_period=3,
-                                  max_checkpoints=2)
-        est.fit(train, batches=7, event_handlers=[ck])
-        info['batches/log'] = _lines(log, workdir)
-        info['batches/files'] = sorted(os.listdir(ckdir))
-        info['batches/checkpoint'] = [ck.current_epoch, ck.current_batch]
-        _metrics('batches', est, arrays)
-        _weights('batches', mx, net, arrays)
-
-        # batches resumed: a fresh net continues from the batch checkpoints to 12 batches
-        log = io.StringIO()
-        net = _net(mx)
-        trainer = mx.gluon.Trainer(net.collect_params(), 'adam', {'learning_rate': 0.05})
-        est = _estimator(mx, net, trainer, log)
-        ck = eh.CheckpointHandler(ckdir, model_prefix='b', epoch_period=None, batch_period=3,
-                                  max_checkpoints=2, resume_from_checkpoint=True)
-        est.fit(train, batches=12, event_handlers=[ck])
-        info['batches_resume/log'] = _lines(log, workdir)
-        info['batches_resume/files'] = sorted(os.listdir(ckdir))
-        info['batches_resume/max_batch'] = est.max_batch
-        _metrics('batches_resume', est, arrays)
-        _weights('batches_resume', mx, net, arrays)
+        for name, batches, resume in (('batches', 7, False), ('batches_resume', 12, True)):
+            est, (ck,) = _fit(mx, name, out, workdir, adam, lambda est: [eh.CheckpointHandler(
+                ckdir, model_prefix='b', epoch_period=None, batch_period=3, max_checkpoints=2,
+                resume_from_checkpoint=resume)], train_data=train, batches=batches)
+            info[name + '/files'] = sorted(os.listdir(ckdir))
+            info[name + '/counters'] = [ck.current_epoch, ck.current_batch, est.max_batch]
 
         # early: stop when the training accuracy does not decrease
-        log = io.StringIO()
-        net = _net(mx)
-        trainer = mx.gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.5})
-        est = _estimator(mx, net, trainer, log)
-        early = eh.EarlyStoppingHandler(monitor=est.train_metrics[0], mode='min')
-        est.fit(train, epochs=6, event_handlers=[early])
-        info['early/log'] = _lines(log, workdir)
+        _, (early,) = _fit(mx, 'early', out, workdir, ('sgd', {'learning_rate': 0.5}),
+                           lambda est: [eh.EarlyStoppingHandler(monitor=est.train_metrics[0],
+                                                                mode='min')],
+                           train_data=train, epochs=6)
         info['early/stopped'] = [early.current_epoch, early.stopped_epoch]
-        _metrics('early', est, arrays)
-        _weights('early', mx, net, arrays)
 
         # multi: each batch split over two contexts, validation at every epoch end
-        log = io.StringIO()
-        ctxs = [mx.cpu(0), mx.cpu(1)]
-        net = _net(mx, ctxs)
-        trainer = mx.gluon.Trainer(net.collect_params(), 'sgd',
-                                   {'learning_rate': 0.5, 'momentum': 0.9})
-        est = _estimator(mx, net, trainer, log, ctxs)
-        est.fit(train, val_data=val, epochs=2)
-        info['multi/log'] = _lines(log, workdir)
-        _metrics('multi', est, arrays)
-        _weights('multi', mx, net, arrays)
+        _fit(mx, 'multi', out, workdir, sgd, lambda est: None, ctx=[mx.cpu(0), mx.cpu(1)],
+             train_data=train, val_data=val, epochs=2)
+
+        # reuse: one list of handlers passed to two fits (MXNet's fit adds its default
+        # handlers to the list, so the second fit runs with those of the first too)
+        est, log = _estimator(mx, sgd)
+        handlers = [eh.LoggingHandler(metrics=est.train_metrics)]
+        est.fit(train, epochs=2, event_handlers=handlers)
+        est.fit(train, epochs=2, event_handlers=handlers)
+        _record('reuse', est, log, out, workdir)
 
     info['warnings'] = ['%s: %s' % (w.category.__name__, w.message) for w in caught
                         if 'contrib' in w.filename and 'estimator' in w.filename]

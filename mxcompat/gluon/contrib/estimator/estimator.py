@@ -265,7 +265,8 @@ class Estimator(object):
             the event handlers specified here, a StoppingHandler,
             LoggingHandler and MetricHandler will be added by default if not
             yet specified manually. If validation data is provided, a
-            ValidationHandler is also added if not already specified.
+            ValidationHandler is also added if not already specified. As in MXNet, a
+            list passed here is extended with these handlers and sorted by priority.
         batches : int, default None
             Number of batches to iterate on the training data.
             You can only specify one and only one type of iteration(epochs or batches).
@@ -334,17 +335,18 @@ class Estimator(object):
 
     @staticmethod
     def _merge_handlers(user_handlers, default_handlers, known_metrics):
-        """The user's handlers plus the defaults, sorted by priority. When both kinds are
-        present, every handler must refer only to `known_metrics`, the metric objects the
-        default handlers update."""
+        """The user's handlers plus the defaults, sorted by priority. As in MXNet 1.9.1, a
+        list the user passed is extended and sorted in place. When both kinds are present,
+        every handler must refer only to `known_metrics`, the metric objects the default
+        handlers update."""
         mixing = bool(user_handlers) and bool(default_handlers)
-        handlers = user_handlers + default_handlers
+        user_handlers.extend(default_handlers)
         if mixing:
             known_metrics = set(known_metrics)
-            for handler in handlers:
+            for handler in user_handlers:
                 _check_handler_metric_ref(handler, known_metrics)
-        handlers.sort(key=lambda handler: getattr(handler, 'priority', 0))
-        return handlers
+        user_handlers.sort(key=lambda handler: getattr(handler, 'priority', 0))
+        return user_handlers
 
     @staticmethod
     def _categorize_handlers(event_handlers):
