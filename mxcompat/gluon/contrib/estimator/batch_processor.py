@@ -1,5 +1,5 @@
 """Gluon Batch Processor for Estimators."""
-from ...utils import split_and_load
+from .utils import _get_data_and_label
 from .... import autograd
 
 __all__ = ['BatchProcessor']
@@ -18,9 +18,7 @@ class BatchProcessor(object):
     """
 
     def _get_data_and_label(self, batch, ctx, batch_axis=0):
-        data = split_and_load(batch[0], ctx_list=ctx, batch_axis=batch_axis)
-        label = split_and_load(batch[1], ctx_list=ctx, batch_axis=batch_axis)
-        return data, label
+        return _get_data_and_label(batch, ctx, batch_axis)
 
     def evaluate_batch(self, estimator, val_batch, batch_axis=0):
         """Evaluate the estimator model on a batch of validation data.

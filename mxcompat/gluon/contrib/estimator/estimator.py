@@ -8,7 +8,8 @@ from .batch_processor import BatchProcessor
 from .event_handler import (MetricHandler, ValidationHandler, LoggingHandler, StoppingHandler,
                             GradientUpdateHandler, TrainBegin, EpochBegin, BatchBegin, BatchEnd,
                             EpochEnd, TrainEnd, _check_event_handlers)
-from .utils import _check_metrics, _suggest_metric_for_loss, _check_handler_metric_ref
+from .utils import (_check_metrics, _suggest_metric_for_loss, _check_handler_metric_ref,
+                    _get_data_and_label)
 from ...data import DataLoader
 from ...loss import Loss as gluon_loss
 from ...trainer import Trainer
@@ -173,6 +174,9 @@ class Estimator(object):
             except RuntimeError:
                 return False
         return True
+
+    def _get_data_and_label(self, batch, ctx, batch_axis=0):
+        return _get_data_and_label(batch, ctx, batch_axis)
 
     def _add_default_training_metrics(self):
         if not self._train_metrics:

@@ -1,5 +1,6 @@
 """Helpers shared by the Estimator and its event handlers."""
 from ...loss import SoftmaxCrossEntropyLoss
+from ...utils import split_and_load
 from ....metric import Accuracy, CompositeEvalMetric, EvalMetric
 
 
@@ -28,12 +29,24 @@ def _check_handler_metric_ref(handler, known_metrics):
         if not reference:
             continue
         for metric in reference if isinstance(reference, list) else [reference]:
-            if metric not in known_metrics:
-                raise ValueError(
-                    'Event handler {} refers to a metric instance {} outside of '
-                    'the known training and validation metrics. Please use the metrics from '
-                    'estimator.train_metrics and estimator.val_metrics '
-                    'instead.'.format(type(handler).__name__, metric))
+            _check_metric_known(handler, metric, known_metrics)
+
+
+def _check_metric_known(handler, metric, known_metrics):
+    if metric not in known_metrics:
+        raise ValueError(
+            'Event handler {} refers to a metric instance {} outside of '
+            'the known training and validation metrics. Please use the metrics from '
+            'estimator.train_metrics and estimator.val_metrics '
+            'instead.'.format(type(handler).__name__, metric))
+
+
+def _get_data_and_label(batch, ctx, batch_axis=0):
+    """Splits the data and the label of `batch` (a (data, label) pair) over the contexts
+    `ctx` along `batch_axis`: two lists of NDArray."""
+    data = split_and_load(batch[0], ctx_list=ctx, batch_axis=batch_axis)
+    label = split_and_load(batch[1], ctx_list=ctx, batch_axis=batch_axis)
+    return data, label
 
 
 def _suggest_metric_for_loss(loss):
