@@ -45,7 +45,7 @@ def test_logged_lines(results, expected, key):
     assert results[1][key] == expected[1][key]
 
 
-@pytest.mark.parametrize('key', ['fit/files', 'resume/files', 'batches/files',
+@pytest.mark.parametrize('key', ['fit/files', 'fit/symbol', 'resume/files', 'batches/files',
                                  'batches_resume/files'])
 def test_checkpoint_files(results, expected, key):
     assert results[1][key] == expected[1][key]

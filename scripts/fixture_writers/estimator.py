@@ -14,8 +14,8 @@ with ``Estimator.fit`` on generated data in seven scenarios and returns ``(array
 - ``reuse``: two fits given the same list of handlers.
 
 Arrays are the metric values, the final and the '-best' weights; info holds the logged lines
-(times and the directory replaced), the checkpoint file names, the handlers' counters and the
-warnings the estimator package gave. tests/test_gluon_estimator.py runs the same ``run`` with
+(times and the directory replaced), the checkpoint file names, the saved symbol's arguments
+and outputs, the handlers' counters and the warnings the estimator package gave. tests/test_gluon_estimator.py runs the same ``run`` with
 mxcompat.
 """
 import io
@@ -133,6 +133,8 @@ def run(mx, workdir):
                            train_data=train, val_data=val, epochs=2)
         info['fit/files'] = sorted(os.listdir(ckdir))
         info['fit/checkpoint'] = [handlers[1].current_epoch, handlers[1].current_batch]
+        symbol = mx.sym.load(os.path.join(ckdir, 'est-symbol.json'))
+        info['fit/symbol'] = [symbol.list_arguments(), symbol.list_outputs()]
         for name, value in mx.nd.load(os.path.join(ckdir, 'est-best.params')).items():
             arrays['fit/best/%s' % name] = value.asnumpy()
 
