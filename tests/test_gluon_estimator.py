@@ -52,6 +52,7 @@ def test_checkpoint_files(results, expected, key):
 
 
 @pytest.mark.parametrize('key', ['fit/checkpoint', 'resume/max_epoch', 'batches/counters',
-                                 'batches_resume/counters', 'early/stopped', 'warnings'])
+                                 'batches_resume/counters', 'early/stopped', 'errors',
+                                 'warnings'])
 def test_counters_and_warnings(results, expected, key):
     assert results[1][key] == expected[1][key]

@@ -1,7 +1,7 @@
 """gluon.contrib.estimator fixtures: what real MXNet 1.9.1's fit API computes, logs and saves.
 
 ``run(mx, workdir)`` trains a small hybridized net (parameters seeded from the parameter names)
-with ``Estimator.fit`` on generated data in seven scenarios and returns ``(arrays, info)``:
+with ``Estimator.fit`` on generated data in seven scenarios, plus bad arguments, and returns ``(arrays, info)``:
 
 - ``fit``: 2 epochs with LoggingHandler (every 2 batches), CheckpointHandler (every epoch,
   save_best on the validation accuracy, max_checkpoints=1, verbose), EarlyStoppingHandler (on
@@ -11,7 +11,8 @@ with ``Estimator.fit`` on generated data in seven scenarios and returns ``(array
   then (``batches_resume``) a fresh net resumed from them to 12 batches;
 - ``early``: early stopping on the training accuracy in 'min' mode;
 - ``multi``: 2 epochs on two contexts [cpu(0), cpu(1)] with a validation set;
-- ``reuse``: two fits given the same list of handlers.
+- ``reuse``: two fits given the same list of handlers;
+- ``errors``: the exception types of bad arguments (and the warnings of redundant ones).
 
 Arrays are the metric values, the final and the '-best' weights; info holds the logged lines
 (times and the directory replaced), the checkpoint file names, the saved symbol's arguments
@@ -108,6 +109,51 @@ def _fit(mx, name, out, workdir, optimizer, handlers, ctx=None, **fit_args):
     return est, event_handlers
 
 
+def _errors(mx, train, ckdir):
+    """{case: the exception's type name, or None} for bad or redundant arguments."""
+    est_mod = mx.gluon.contrib.estimator
+    eh = est_mod.event_handler
+    loss = mx.gluon.loss.L2Loss()
+    net = _net(mx)
+    trainer = mx.gluon.Trainer(net.collect_params(), 'sgd')
+    est = est_mod.Estimator(net, loss, trainer=trainer, initializer=mx.init.Xavier())
+    acc = est.train_metrics[0]
+    cases = {
+        'no trainer': lambda: est_mod.Estimator(net, loss),
+        'loss': lambda: est_mod.Estimator(net, 'mse', trainer=trainer),
+        'trainer': lambda: est_mod.Estimator(net, loss, trainer='sgd'),
+        'metrics': lambda: est_mod.Estimator(net, loss, train_metrics='acc', trainer=trainer),
+        'context': lambda: est_mod.Estimator(net, loss, trainer=trainer, context='cpu'),
+        'context gpu': lambda: est_mod.Estimator(net, loss, trainer=trainer,
+                                                 context=[mx.gpu(100)]),
+        'batch processor': lambda: est_mod.Estimator(net, loss, trainer=trainer,
+                                                     batch_processor=object()),
+        'train data': lambda: est.fit([mx.nd.ones((4, N_IN))], epochs=1),
+        'val data': lambda: est.evaluate([mx.nd.ones((4, N_IN))]),
+        'epochs and batches': lambda: est.fit(train, epochs=1, batches=1),
+        'neither': lambda: est.fit(train),
+        'handlers': lambda: est.fit(train, epochs=1, event_handlers=['logging']),
+        'unknown metric': lambda: est.fit(train, epochs=1, event_handlers=[
+            eh.LoggingHandler(metrics=[mx.metric.RMSE()])]),
+        'log interval': lambda: eh.LoggingHandler(log_interval='batch'),
+        'save best': lambda: eh.CheckpointHandler(ckdir, save_best=True),
+        'checkpoint mode': lambda: eh.CheckpointHandler(ckdir, monitor=acc, save_best=True,
+                                                        mode='biggest'),
+        'early monitor': lambda: eh.EarlyStoppingHandler(monitor=None),
+        'early composite': lambda: eh.EarlyStoppingHandler(
+            monitor=mx.metric.CompositeEvalMetric([mx.metric.Accuracy()])),
+        'early mode': lambda: eh.EarlyStoppingHandler(monitor=acc, mode='biggest'),
+    }
+    out = {}
+    for case, call in sorted(cases.items()):
+        try:
+            call()
+            out[case] = None
+        except Exception as err:  # the type is what is compared
+            out[case] = type(err).__name__
+    return out
+
+
 def run(mx, workdir):
     """The scenarios in ``workdir`` (a fresh directory): ``(arrays, info)``."""
     eh = mx.gluon.contrib.estimator.event_handler
@@ -173,6 +219,9 @@ def run(mx, workdir):
         est.fit(train, epochs=2, event_handlers=handlers)
         est.fit(train, epochs=2, event_handlers=handlers)
         _record('reuse', est, log, out, workdir)
+
+        # warnings and errors of bad or redundant arguments
+        info['errors'] = _errors(mx, train, ckdir)
 
     info['warnings'] = ['%s: %s' % (w.category.__name__, w.message) for w in caught
                         if 'contrib' in w.filename and 'estimator' in w.filename]
