@@ -3,3 +3,4 @@ from . import nn
 from . import rnn
 from . import cnn
 from . import data
+from . import estimator
