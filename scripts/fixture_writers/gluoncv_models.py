@@ -20,7 +20,7 @@ REQUIRES = 'gluoncv'
 # name -> (get_model keyword arguments, input shape, task)
 MODELS = {
     'resnet18_v1b': (dict(classes=10), (2, 3, 64, 64), 'classify'),
-    'mobilenetv3_small': (dict(classes=10), (2, 3, 64, 64), 'classify'),
+    'mobilenetv3_small': (dict(classes=10), (2, 3, 64, 64), 'predict'),  # has Dropout
     'cifar_resnet20_v1': (dict(classes=10), (2, 3, 32, 32), 'classify'),
     'resnest14': (dict(classes=10), (2, 3, 64, 64), 'predict'),
     'ssd_300_mobilenet0.25_voc': (dict(pretrained_base=False), (1, 3, 128, 128), 'detect'),
