@@ -109,17 +109,20 @@ def default_mp_batchify_fn(data):
     return out
 
 
-def _as_pinned(data, device_id):
-    """``data`` (NDArrays, nested in lists/tuples) as cpu_pinned(device_id) arrays."""
+def _as_in_context(data, ctx):
+    """``data`` (NDArrays, nested in lists/tuples) on ``ctx``; to ``cpu_pinned`` without a copy
+    where torch cannot pin (no CUDA)."""
     if isinstance(data, NDArray):
+        if ctx.device_type != 'cpu_pinned':
+            return data.as_in_context(ctx)
         t = data.to_torch()
         if torch.cuda.is_available():
             t = t.pin_memory()
         out = wrap(t)
-        out._ctx = Context('cpu_pinned', device_id)
+        out._ctx = ctx
         return out
     if isinstance(data, (list, tuple)):
-        return [_as_pinned(d, device_id) for d in data]
+        return [_as_in_context(d, ctx) for d in data]
     return data
 
 
@@ -348,7 +351,7 @@ class _MultiWorkerIter(object):
         batch = self._workers.get((self._id, self._rcvd_idx), self._timeout)
         self._rcvd_idx += 1
         if self._pin_memory:
-            batch = _as_pinned(batch, self._pin_device_id)
+            batch = _as_in_context(batch, Context('cpu_pinned', self._pin_device_id))
         return batch
 
     next = __next__
@@ -467,7 +470,7 @@ class DataLoader(object):
         for batch in self._batch_sampler:
             ret = self._batchify_fn([self._dataset[idx] for idx in batch])
             if self._pin_memory:
-                ret = _as_pinned(ret, self._pin_device_id)
+                ret = _as_in_context(ret, Context('cpu_pinned', self._pin_device_id))
             yield ret
 
     def _prefetch_iter(self):
