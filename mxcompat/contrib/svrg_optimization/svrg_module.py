@@ -6,7 +6,6 @@ import logging
 from ... import context as ctx
 from ... import ndarray as nd
 from ... import optimizer as opt
-from ...model import _create_kvstore
 from ...module import Module
 from .svrg_optimizer import _SVRGOptimizer
 
@@ -90,15 +89,7 @@ class SVRGModule(Module):
         self._mod_aux._reset_bind()
 
     def reshape(self, data_shapes, label_shapes=None):
-        """Reshapes both modules for new input shapes.
-
-        Parameters
-        ----------
-        data_shapes : list of (str, tuple)
-            Typically is ``data_iter.provide_data``.
-        label_shapes : list of (str, tuple)
-            Typically is ``data_iter.provide_label``.
-        """
+        """Reshapes both modules for new input shapes: see :meth:`Module.reshape`."""
         super(SVRGModule, self).reshape(data_shapes, label_shapes=label_shapes)
         self._mod_aux.reshape(data_shapes, label_shapes=label_shapes)
 
@@ -156,50 +147,20 @@ class SVRGModule(Module):
         optimizer_params : dict
            optimizer params that was passed in.
         """
-        batch_size = self._exec_group.batch_size
-        kv_store, update_on_kvstore = _create_kvstore(kvstore, self._ctx_len, self._arg_params)
-        if kv_store and 'dist' in kv_store.type and '_sync' in kv_store.type:
-            batch_size *= kv_store.num_workers
-        names = self._exec_group.param_names
-        if update_on_kvstore:
-            idx2name = dict(enumerate(names))
-        else:
-            idx2name = {i * self._ctx_len + k: n
-                        for k in range(self._ctx_len) for i, n in enumerate(names)}
+        _, _, idx2name, rescale_grad = self._optimizer_layout(kvstore)
         for name in self._param_dict[0]:
             idx2name[max(idx2name) + 1] = name + '_full'
         optimizer_params = dict(optimizer_params)
-        optimizer_params.setdefault('rescale_grad', 1.0 / batch_size)
+        optimizer_params.setdefault('rescale_grad', rescale_grad)
         optimizer_params['default_optimizer'] = default_opt
         optimizer_params['param_idx2name'] = idx2name
         return opt.create(optimizer, **optimizer_params)
 
     def bind(self, data_shapes, label_shapes=None, for_training=True,
              inputs_need_grad=False, force_rebind=False, shared_module=None, grad_req='write'):
-        """Binds the symbols to construct executors for both two modules. This is necessary
-        before one can perform computation with the SVRGModule.
-
-        Parameters
-        ----------
-        data_shapes : list of (str, tuple)
-            Typically is ``data_iter.provide_data``.
-        label_shapes : list of (str, tuple)
-            Typically is ``data_iter.provide_label``.
-        for_training : bool
-            Default is ``True``. Whether the executors should be bound for training.
-        inputs_need_grad : bool
-            Default is ``False``. Whether the gradients to the input data need to be computed.
-            Typically this is not needed. But this might be needed when implementing composition
-            of modules.
-        force_rebind : bool
-            Default is ``False``. This function does nothing if the executors are already
-            bound. But with this ``True``, the executors will be forced to rebind.
-        shared_module : Module
-            Default is ``None``. This is used in bucketing. When not ``None``, the shared module
-            essentially corresponds to a different bucket -- a module with different symbol
-            but with the same sets of parameters (e.g. unrolled RNNs with different lengths).
-        grad_req : str, list of str, dict of str to str
-            Requirement for gradient accumulation: 'write', 'add', or 'null'.
+        """Binds the symbols to construct executors for both two modules (the auxiliary one
+        only `for_training`). This is necessary before one can perform computation with the
+        SVRGModule. The arguments are those of :meth:`Module.bind`.
         """
         super(SVRGModule, self).bind(data_shapes, label_shapes, for_training, inputs_need_grad,
                                      force_rebind, shared_module, grad_req)
@@ -367,21 +328,6 @@ class SVRGModule(Module):
         """The data is rewound at the start of the next epoch instead."""
 
     def prepare(self, data_batch, sparse_row_id_fn=None):
-        """Prepares two modules for processing a data batch.
-
-        Usually involves switching bucket and reshaping.
-        For modules that contain `row_sparse` parameters in KVStore,
-        it prepares the `row_sparse` parameters based on the sparse_row_id_fn.
-
-        Parameters
-        ----------
-        data_batch : DataBatch
-            The current batch of data for forward computation.
-        sparse_row_id_fn : A callback function
-            The function  takes `data_batch` as an input and returns a dict of
-            str -> NDArray. The resulting dict is used for pulling row_sparse
-            parameters from the kvstore, where the str key is the name of the param,
-            and the value is the row id of the param to pull.
-        """
+        """Prepares two modules for processing a data batch: see :meth:`Module.prepare`."""
         super(SVRGModule, self).prepare(data_batch, sparse_row_id_fn=sparse_row_id_fn)
         self._mod_aux.prepare(data_batch, sparse_row_id_fn=sparse_row_id_fn)

@@ -81,37 +81,13 @@ class _SVRGOptimizer(opt.Optimizer):
         return self.aux_opt if 'full' in self._check_index(index) else self.default_opt
 
     def update(self, index, weight, grad, state):
-        """Updates the given parameter using the corresponding gradient and state. If key
-        contains 'full', update with `_AssignmentOptimizer` otherwise will use default optimizer.
-
-        Parameters
-        ----------
-        index : int
-            The unique index of the parameter.
-        weight : NDArray
-            The parameter to be updated.
-        grad : NDArray
-            The gradient of the objective with respect to this parameter.
-        state : any obj
-            The state returned by `create_state()`.
-        """
+        """Updates the weight of `index` (see :meth:`Optimizer.update`): with
+        `_AssignmentOptimizer` if its name contains 'full', else with the default optimizer."""
         self._optimizer_for(index).update(index, weight, grad, state)
 
     def create_state(self, index, weight):
-        """Creates auxiliary state for a given weight, by the optimizer that updates it.
-
-        Parameters
-        ----------
-        index : int
-            An unique index to identify the weight.
-        weight : NDArray
-            The weight.
-
-        Returns
-        -------
-        state : any obj
-            The state associated with the weight.
-        """
+        """Creates the state of the weight of `index` (see :meth:`Optimizer.create_state`)
+        by the optimizer that updates it."""
         return self._optimizer_for(index).create_state(index, weight)
 
     def _check_index(self, index):

@@ -46,7 +46,18 @@ class _LanguageModelDataset(dataset._DownloadedDataset):  # pylint: disable=abst
 
 class _WikiText(_LanguageModelDataset):
     """WikiText: every non-empty line's tokens and '<eos>' in one stream; sample i is the
-    i-th run of `seq_len` token indices, its label the same run shifted by one token."""
+    i-th run of `seq_len` token indices, its label the same run shifted by one token. A
+    subclass names its archive and the (file name, SHA-1) of each segment."""
+    _archive_file = None  # (file name, SHA-1)
+    _data_file = None  # {segment: (file name, SHA-1)}
+
+    def __init__(self, root, namespace, segment, vocab, seq_len):
+        if segment not in self._data_file:
+            raise KeyError('segment %r of %s: use one of %s'
+                           % (segment, type(self).__name__, ', '.join(self._data_file)))
+        self._segment = segment
+        self._seq_len = seq_len
+        super(_WikiText, self).__init__(root, namespace, vocab)
 
     def _read_batch(self, filename):
         with open(filename, 'r', encoding='utf8') as fin:
@@ -118,18 +129,14 @@ class WikiText2(_WikiText):
     seq_len : int, default 35
         The sequence length of each sample, regardless of the sentence boundary.
     """
+    _archive_file = ('wikitext-2-v1.zip', '3c914d17d80b1459be871a5039ac23e752a53cbe')
+    _data_file = {'train': ('wiki.train.tokens', '863f29c46ef9d167fff4940ec821195882fe29d1'),
+                  'validation': ('wiki.valid.tokens', '0418625c8b4da6e4b5c7a0b9e78d4ae8f7ee5422'),
+                  'test': ('wiki.test.tokens', 'c7b8ce0aa086fb34dab808c5c49224211eb2b172')}
+
     def __init__(self, root=os.path.join(base.data_dir(), 'datasets', 'wikitext-2'),
                  segment='train', vocab=None, seq_len=35):
-        self._archive_file = ('wikitext-2-v1.zip', '3c914d17d80b1459be871a5039ac23e752a53cbe')
-        self._data_file = {'train': ('wiki.train.tokens',
-                                     '863f29c46ef9d167fff4940ec821195882fe29d1'),
-                           'validation': ('wiki.valid.tokens',
-                                          '0418625c8b4da6e4b5c7a0b9e78d4ae8f7ee5422'),
-                           'test': ('wiki.test.tokens',
-                                    'c7b8ce0aa086fb34dab808c5c49224211eb2b172')}
-        self._segment = segment
-        self._seq_len = seq_len
-        super(WikiText2, self).__init__(root, 'wikitext-2', vocab)
+        super(WikiText2, self).__init__(root, 'wikitext-2', segment, vocab, seq_len)
 
 
 class WikiText103(_WikiText):
@@ -158,15 +165,11 @@ class WikiText103(_WikiText):
     seq_len : int, default 35
         The sequence length of each sample, regardless of the sentence boundary.
     """
+    _archive_file = ('wikitext-103-v1.zip', '0aec09a7537b58d4bb65362fee27650eeaba625a')
+    _data_file = {'train': ('wiki.train.tokens', 'b7497e2dfe77e72cfef5e3dbc61b7b53712ac211'),
+                  'validation': ('wiki.valid.tokens', 'c326ac59dc587676d58c422eb8a03e119582f92b'),
+                  'test': ('wiki.test.tokens', '8a5befc548865cec54ed4273cf87dbbad60d1e47')}
+
     def __init__(self, root=os.path.join(base.data_dir(), 'datasets', 'wikitext-103'),
                  segment='train', vocab=None, seq_len=35):
-        self._archive_file = ('wikitext-103-v1.zip', '0aec09a7537b58d4bb65362fee27650eeaba625a')
-        self._data_file = {'train': ('wiki.train.tokens',
-                                     'b7497e2dfe77e72cfef5e3dbc61b7b53712ac211'),
-                           'validation': ('wiki.valid.tokens',
-                                          'c326ac59dc587676d58c422eb8a03e119582f92b'),
-                           'test': ('wiki.test.tokens',
-                                    '8a5befc548865cec54ed4273cf87dbbad60d1e47')}
-        self._segment = segment
-        self._seq_len = seq_len
-        super(WikiText103, self).__init__(root, 'wikitext-103', vocab)
+        super(WikiText103, self).__init__(root, 'wikitext-103', segment, vocab, seq_len)
