@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import tempfile
+import zipfile
 
 import numpy as np
 
@@ -197,6 +198,26 @@ def _wikitext_cases(mx, workdir, arrays, out):
         arrays['wikitext/own_vocab/data'] = own._data.asnumpy()
     finally:
         module.check_sha1 = real_check
+    # only the archive is there (its files in a folder, as in the published one): the
+    # segment's file is missing, the archive checks out, so it is unpacked into root
+    zroot = os.path.join(workdir, 'zipped')
+    os.makedirs(zroot)
+    with zipfile.ZipFile(os.path.join(zroot, 'wikitext-2-v1.zip'), 'w') as zf:
+        zf.writestr('wikitext-2/', '')
+        for name in ('wiki.train.tokens', 'wiki.valid.tokens', 'wiki.test.tokens'):
+            zf.write(os.path.join(root, name), 'wikitext-2/' + name)
+    gutils = mx.gluon.utils
+    real_gcheck = gutils.check_sha1
+    module.check_sha1 = gutils.check_sha1 = \
+        lambda filename, sha1_hash: filename.endswith('.zip')
+    try:
+        ds = module.WikiText2(zroot, 'test', seq_len=6)
+        out['wikitext/zipped/files'] = sorted(os.listdir(zroot))
+        arrays['wikitext/zipped/data'] = ds._data.asnumpy()
+        out['wikitext/zipped/vocab'] = ds.vocabulary.idx_to_token
+    finally:
+        module.check_sha1 = real_check
+        gutils.check_sha1 = real_gcheck
 
 
 def _dataloader_iter_cases(mx, arrays, out):
