@@ -1,5 +1,5 @@
 """Contrib datasets and samplers (``mx.gluon.contrib.data``)."""
-from ...data.sampler import IntervalSampler
 from . import text
+from .sampler import IntervalSampler
 
 __all__ = ['IntervalSampler']
