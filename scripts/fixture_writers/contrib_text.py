@@ -135,6 +135,35 @@ def _embedding_cases(mx, workdir, arrays, out):
             path = self._get_pretrained_file(embedding_root, pretrained_file_name)
             self._load_embedding(path, ' ', mx.nd.zeros)
 
+    # ... and one whose file is missing but whose archive is there with its SHA-1: unpacked
+    zipped = os.path.join(root, 'localzipembed')
+    os.makedirs(zipped)
+    _write_embedding_file(os.path.join(workdir, 'inner.vec'), ['p', 'q'], 3, 4)
+    archive = os.path.join(zipped, 'inner.zip')
+    with zipfile.ZipFile(archive, 'w') as zf:
+        zf.write(os.path.join(workdir, 'inner.vec'), 'inner.vec')
+    with open(archive, 'rb') as f:
+        zip_sha1 = hashlib.sha1(f.read()).hexdigest()
+
+    @text.embedding.register
+    class LocalZipEmbed(text.embedding._TokenEmbedding):  # pylint: disable=unused-variable
+        pretrained_file_name_sha1 = {'inner.vec': 'not-the-sha1-of-anything'}
+        pretrained_archive_name_sha1 = {'inner.zip': zip_sha1}
+
+        @classmethod
+        def _get_download_file_name(cls, pretrained_file_name):
+            return 'inner.zip'
+
+        def __init__(self, embedding_root, **kwargs):
+            super(LocalZipEmbed, self).__init__(**kwargs)
+            path = self._get_pretrained_file(embedding_root, 'inner.vec')
+            self._load_embedding(path, ' ', mx.nd.ones)
+
+    e5 = text.embedding.create('localzipembed', embedding_root=root)
+    out['registered_zip/idx_to_token'] = e5.idx_to_token
+    arrays['registered_zip/idx_to_vec'] = e5.idx_to_vec.asnumpy()
+    out['registered_zip/files'] = sorted(os.listdir(zipped))
+
     e4 = text.embedding.create('LocalTestEmbed', embedding_root=root)
     out['registered/idx_to_token'] = e4.idx_to_token
     arrays['registered/idx_to_vec'] = e4.idx_to_vec.asnumpy()
