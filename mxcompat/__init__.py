@@ -34,6 +34,7 @@ from . import initializer as init
 from . import lr_scheduler
 from . import model, module, executor_manager, kvstore
 from . import module as mod, kvstore as kv
+from .contrib import svrg_optimization  # (needs mx.mod and mx.optimizer, imported above)
 from . import recordio
 from . import image
 from . import image as img

@@ -88,10 +88,10 @@ def test_module_own_getattr_still_answers():
 
 @pytest.mark.parametrize('stmt, api, cls', [
     ('import mxnet.contrib.quantization', 'mxnet.contrib.quantization', ModuleNotFoundError),
-    ('from mxnet.contrib import svrg_optimization', 'mxnet.contrib.svrg_optimization',
+    ('from mxnet.contrib import tensorboard', 'mxnet.contrib.tensorboard',
      ModuleNotFoundError),
-    ('from mxnet.contrib.svrg_optimization.svrg_module import SVRGModule',
-     'mxnet.contrib.svrg_optimization', ModuleNotFoundError),
+    ('from mxnet.contrib.tensorboard import LogMetricsCallback',
+     'mxnet.contrib.tensorboard', ModuleNotFoundError),
     ('import mxnet.rtc', 'mxnet.rtc', ModuleNotFoundError),
     ('from mxnet import library', 'mxnet.library', ModuleNotFoundError),
     ('import mxcompat.contrib.quantization', 'mxnet.contrib.quantization', ModuleNotFoundError),

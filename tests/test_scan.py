@@ -281,7 +281,7 @@ def test_unsupported_names_carry_mxcompat_message(tmp_path, resolver):
         np.zeros
         mx.base._LIB
         mx.nd.contrib.quantized_conv
-        import mxnet.contrib.svrg_optimization
+        import mxnet.contrib.tensorboard
         mx.nd.no_such_operator
         from mxnet.gluon.metric import EvalMetric
         '''}, resolver)
@@ -295,7 +295,7 @@ def test_unsupported_names_carry_mxcompat_message(tmp_path, resolver):
     assert mx.ndarray.unsupported.UNSUPPORTED[key] in _entry(
         rep, 'mxnet.ndarray.cast_storage')['reason']
     # names of MXNet 1.9.1 that mxcompat does not define: its modules raise NotImplementedError
-    for api in ('mxnet.base._LIB', 'mxnet.contrib.svrg_optimization'):
+    for api in ('mxnet.base._LIB', 'mxnet.contrib.tensorboard'):
         e = _entry(rep, api)
         assert (e['status'], e['raises']) == ('unsupported', 'NotImplementedError'), api
         assert e['reason'] == mxnet_api.message(api)

@@ -365,6 +365,7 @@ class BaseModule(object):
         for epoch in range(begin_epoch, num_epoch):
             tic = time.time()
             eval_metric.reset()
+            self._fit_epoch_begin(epoch, train_data)
             nbatch = 0
             data_iter = iter(train_data)
             end_of_batch = False
@@ -411,7 +412,15 @@ class BaseModule(object):
                                  batch_end_callback=eval_batch_end_callback, epoch=epoch)
                 for name, val in res:
                     self.logger.info('Epoch[%d] Validation-%s=%f', epoch, name, val)
-            train_data.reset()
+            self._fit_epoch_end(train_data)
+
+    def _fit_epoch_begin(self, epoch, train_data):
+        """Called by ``fit`` before the batches of each epoch (SVRGModule computes the full
+        gradients here)."""
+
+    def _fit_epoch_end(self, train_data):  # pylint: disable=no-self-use
+        """Called by ``fit`` after each epoch: rewinds ``train_data``."""
+        train_data.reset()
 
     # ------------------------------------------------------------------ symbol information
     @property

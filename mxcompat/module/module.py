@@ -450,19 +450,7 @@ class Module(BaseModule):
             return
         if self._params_dirty:
             self._sync_params_from_devices()
-        (kvstore, update_on_kvstore) = \
-            _create_kvstore(kvstore, len(self._context), self._arg_params)
-        batch_size = self._exec_group.batch_size
-        if kvstore and 'dist' in kvstore.type and '_sync' in kvstore.type:
-            batch_size *= kvstore.num_workers
-        rescale_grad = 1.0 / batch_size
-        idx2name = {}
-        if update_on_kvstore:
-            idx2name.update(enumerate(self._exec_group.param_names))
-        else:
-            for k in range(len(self._context)):
-                idx2name.update({i * len(self._context) + k: n
-                                 for i, n in enumerate(self._exec_group.param_names)})
+        kvstore, update_on_kvstore, idx2name, rescale_grad = self._optimizer_layout(kvstore)
         if isinstance(optimizer, str):
             optimizer_params = dict(optimizer_params)
             if 'rescale_grad' not in optimizer_params:
@@ -496,6 +484,23 @@ class Module(BaseModule):
         if self._preload_opt_states is not None:
             self.load_optimizer_states(self._preload_opt_states)
             self._preload_opt_states = None
+
+    def _optimizer_layout(self, kvstore):
+        """(kvstore, update_on_kvstore, idx2name, rescale_grad) for training with ``kvstore``:
+        the store (None for one device in one process), the optimizer's index of each
+        parameter (one per device when the devices update), and 1 / the global batch size."""
+        kvstore, update_on_kvstore = _create_kvstore(kvstore, len(self._context),
+                                                     self._arg_params)
+        batch_size = self._exec_group.batch_size
+        if kvstore and 'dist' in kvstore.type and '_sync' in kvstore.type:
+            batch_size *= kvstore.num_workers
+        names = self._exec_group.param_names
+        if update_on_kvstore:
+            idx2name = dict(enumerate(names))
+        else:
+            n = len(self._context)
+            idx2name = {i * n + k: name for k in range(n) for i, name in enumerate(names)}
+        return kvstore, update_on_kvstore, idx2name, 1.0 / batch_size
 
     def borrow_optimizer(self, shared_module):
         """Borrows optimizer from a shared module. Used in bucketing, where exactly the same

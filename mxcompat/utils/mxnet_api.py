@@ -12,7 +12,7 @@ NotImplementedError naming it:
   AttributeError, so ``hasattr(mx, 'rtc')`` is False and ``getattr(mx, 'rtc', None)`` is None,
   as for any missing name;
 * ``from mxnet.base import _LIB``: :class:`UnsupportedImportError`, also an ImportError;
-* ``import mxnet.contrib.quantization``, ``from mxnet.contrib import svrg_optimization``:
+* ``import mxnet.contrib.quantization``, ``from mxnet.contrib import tensorboard``:
   :class:`UnsupportedModuleError`, also a ModuleNotFoundError;
 * an operator MXNet registers and mxcompat's operator table lacks (``registry.get``, symbol
   JSON), or an argument MXNet's operator takes and mxcompat's lacks
