@@ -1,9 +1,5 @@
 """Contrib datasets and samplers (``mx.gluon.contrib.data``)."""
-<<<<<<< HEAD
-from . import sampler
-=======
-from . import text
->>>>>>> text
+from . import sampler, text
 from .sampler import IntervalSampler
 
 __all__ = ['IntervalSampler']
