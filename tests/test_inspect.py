@@ -4,7 +4,6 @@ names, shapes, dtypes and sizes MXNet's ``nd.load`` reports, and for symbol JSON
 nodes."""
 import collections
 import json
-import os
 import re
 
 import numpy as np
@@ -12,23 +11,9 @@ import pytest
 
 from mxcompat.cli import main
 from mxcompat.tools.inspect_files import PARAM_SUFFIXES, format_text, inspect_file
-from conftest import FIXTURES
-from test_convert import PARAMS, _hostile_params
+from test_convert import PARAMS, _expected, _fixture, _hostile_params
 
-DIR = os.path.join(FIXTURES, 'convert')
 SYMBOLS = ('cnn-symbol.json', 'mlp-symbol.json', 'unsupported-symbol.json')
-
-
-def _fixture(name):
-    path = os.path.join(DIR, name)
-    if not os.path.exists(path):
-        pytest.skip('fixture missing: run scripts/make_fixtures.py --only convert')
-    return path
-
-
-def _expected():
-    with open(_fixture('expected.json')) as f:
-        return json.load(f)
 
 
 @pytest.mark.parametrize('name', PARAMS)

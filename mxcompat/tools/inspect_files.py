@@ -110,21 +110,10 @@ def _inspect_symbol(path):
     from ..ops import registry
     from ..utils.mxnet_api import is_operator
     from ..symbol import Symbol
-    from ..symbol.json_format import graph_from_json
+    from ..symbol.json_format import graph_from_json, parse_json
     with open(path, 'rb') as f:
         raw = f.read()
-    try:
-        text = raw.decode('utf-8')
-    except UnicodeDecodeError as err:
-        raise MXNetError('Invalid symbol JSON (%s): not UTF-8 text (%s)' % (path, err)) \
-            from None
-    try:
-        graph = json.loads(text)
-    except RecursionError:
-        raise MXNetError('Failed to parse symbol JSON (%s): nested too deeply' % path) \
-            from None
-    except ValueError as err:
-        raise MXNetError('Failed to parse symbol JSON (%s): %s' % (path, err)) from None
+    graph = parse_json(raw, path)
     counts = collections.Counter()
     nodes = _graph_ops(graph, path, 0, counts)
     known = registry.all_ops()
@@ -137,7 +126,7 @@ def _inspect_symbol(path):
         inputs = {'data': data, 'parameters': params, 'auxiliary_states': []}
         outputs = None
     else:
-        sym = Symbol(graph_from_json(text, path))
+        sym = Symbol(graph_from_json(raw, path))
         data, params = _split_inputs(sym.list_arguments())
         inputs = {'data': data, 'parameters': params,
                   'auxiliary_states': sym.list_auxiliary_states()}
