@@ -27,9 +27,10 @@ this extension)
 Names of the arrays in ``.safetensors`` and ``.pt`` outputs (``--names``):
 
 ``mxnet`` (default)
-    exactly the keys of the parameter file, ``arg:``/``aux:`` prefixes included, so that
-    ``mx.nd.save(path, {k: mx.nd.array(v) for k, v in load_file(out).items()})`` writes the
-    original file again, byte for byte;
+    exactly the keys of the parameter file, ``arg:``/``aux:`` prefixes included: nothing is
+    lost, and a ``.pt`` state_dict keeps the file's order, so that
+    ``mx.nd.save(path, {k: mx.nd.from_torch(v) for k, v in torch.load(out).items()})`` writes
+    the original file again, byte for byte (safetensors stores the arrays sorted by name);
 ``torch``
     PyTorch's names for the same layers: ``arg:``/``aux:`` dropped, ``gamma`` -> ``weight``,
     ``beta`` -> ``bias``, ``alpha`` (PReLU) -> ``weight``, ``moving_mean``/``moving_var`` ->
@@ -46,8 +47,10 @@ Names of the arrays in ``.safetensors`` and ``.pt`` outputs (``--names``):
 REGEX is written ``\\=``. Two arrays ending up with one name is an error. ``--dtype`` casts the
 floating-point arrays (integer arrays keep their type).
 
-Files are written atomically (a temporary file next to the output, renamed over it when
-complete): an error, Ctrl-C or a killed process never leaves a partial output.
+A model's ``-symbol.json`` is read only for ``.pt2`` and ``.onnx`` outputs. Files are written
+atomically (a temporary file next to the output, renamed over it when complete): an error,
+Ctrl-C or a killed process never leaves a partial output. The parameter file is read whole
+(:func:`read_params`); the arrays are written from memory without further copies.
 """
 import collections
 import os
