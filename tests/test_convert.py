@@ -242,6 +242,10 @@ def _cli(args, capsys):
                                      "-symbol.json"),
     (['@cnn.params', '--check', 'x.npy'], r'--check and --shape apply to \.pt2 and \.onnx'),
     (['@list.params', '@mlp-symbol.json', '-o', 'x.pt2'], 'holds a list of unnamed arrays'),
+    (['@cnn-symbol.json', '@cnn.params', '-o', 'x.pt2'], r'cnn.params holds arrays that are no '
+     r'inputs of .*cnn-symbol.json \(0.weight, 0.bias, 1.gamma, ...\): give the .params file '
+     r'saved with the symbol'),
+    (['@cnn-symbol.json', '@mlp-0002.params', '-o', 'x.pt2'], 'holds arrays that are no inputs'),
     (['@cnn.params', '--dtype', 'int8'], 'invalid choice'),
 ])
 def test_bad_arguments(args, problem, tmp_path, capsys, monkeypatch):
@@ -430,3 +434,13 @@ def test_read_params_is_the_reader(tmp_path):
     with pytest.raises(MXNetError, match=r'Invalid NDArray file format \(.*x.params\)'):
         (tmp_path / 'x.params').write_bytes(b'\x12\x01' + b'\0' * 20)
         convert.read_params(str(tmp_path / 'x.params'))
+
+
+def test_program_needs_every_parameter(tmp_path, capsys):
+    arrays = mx.nd.load(_fixture('mlp-0002.params'))
+    del arrays['arg:fc2_bias']
+    mx.nd.save(str(tmp_path / 'mlp-0002.params'), arrays)
+    code, err = _cli([_fixture('mlp-symbol.json'), str(tmp_path / 'mlp-0002.params'), '-o',
+                      str(tmp_path / 'x.pt2'), '--shape', 'data=1,5'], capsys)
+    assert code == 1 and 'mlp-0002.params lacks parameters of' in err and 'fc2_bias' in err
+    assert not (tmp_path / 'x.pt2').exists()

@@ -320,12 +320,28 @@ def _program_args(symbol, params, shapes, data):
     return names, out
 
 
-def _symbol_params(keys, tensors, params_path):
-    """``{name: tensor}`` of a model's parameter file, ``arg:``/``aux:`` prefixes dropped."""
+def _symbol_params(keys, tensors, params_path, symbol, symbol_path):
+    """``{name: tensor}`` of a model's parameter file, ``arg:``/``aux:`` prefixes dropped; every
+    array must be an input of ``symbol``, and every input named like a parameter must have an
+    array."""
+    from ..visualization import _WEIGHT_SUFFIXES
     if keys is None:
         raise MXNetError('%s holds a list of unnamed arrays: a model needs named parameters'
                          % params_path)
-    return {k[4:] if k.startswith(('arg:', 'aux:')) else k: t for k, t in zip(keys, tensors)}
+    params = {k[4:] if k.startswith(('arg:', 'aux:')) else k: t for k, t in zip(keys, tensors)}
+    inputs = symbol.list_inputs()
+    extra = [k for k in params if k not in set(inputs)]
+    if extra:
+        raise MXNetError('%s holds arrays that are no inputs of %s (%s%s): give the .params '
+                         'file saved with the symbol (HybridBlock.export or save_checkpoint), '
+                         'not save_parameters\'s' % (params_path, symbol_path,
+                                                     ', '.join(extra[:3]),
+                                                     ', ...' if len(extra) > 3 else ''))
+    missing = [n for n in inputs if n not in params and n.endswith(_WEIGHT_SUFFIXES)]
+    if missing:
+        raise MXNetError('%s lacks parameters of %s: %s' % (params_path, symbol_path,
+                                                           ', '.join(missing)))
+    return params
 
 
 def convert(inputs, output=None, epoch=None, fmt=None, names='mxnet', rename=(), dtype=None,
@@ -391,7 +407,7 @@ def convert(inputs, output=None, epoch=None, fmt=None, names='mxnet', rename=(),
                          'program\'s parameters are inside it')
     from .. import symbol as sym
     symbol = sym.load(symbol_file)
-    params = _symbol_params(keys, tensors, params_file)
+    params = _symbol_params(keys, tensors, params_file, symbol, symbol_file)
     data = [_read_npy(p) for p in check_inputs]
     data_names, data_shapes = _program_args(symbol, params, shapes or {}, data)
     if len(data) > len(data_names):

@@ -31,11 +31,11 @@ import json
 import sys
 
 from ..base import MXNetError
+from ..visualization import _WEIGHT_SUFFIXES
 
 __all__ = ['inspect_file', 'format_text', 'add_arguments', 'run', 'PARAM_SUFFIXES']
 
-PARAM_SUFFIXES = ('_weight', '_bias', '_gamma', '_beta', '_moving_mean', '_moving_var',
-                  '_running_mean', '_running_var')
+PARAM_SUFFIXES = _WEIGHT_SUFFIXES
 """Names of symbol inputs MXNet's tools treat as parameters (mx.viz's ``hide_weights``)."""
 _MAX_DEPTH = 32
 _HEADER = b'\x12\x01\x00\x00\x00\x00\x00\x00'  # u64 0x112, the NDArray file magic
