@@ -247,6 +247,7 @@ def _cli(args, capsys):
      r'saved with the symbol'),
     (['@cnn-symbol.json', '@mlp-0002.params', '-o', 'x.pt2'], 'holds arrays that are no inputs'),
     (['@cnn.params', '--dtype', 'int8'], 'invalid choice'),
+    (['@cnn.params', '-o', 'no/such/dir/x.pt'], r'cannot write "no/such/dir/x.pt": No such '),
 ])
 def test_bad_arguments(args, problem, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -397,7 +397,10 @@ def convert(inputs, output=None, epoch=None, fmt=None, names='mxnet', rename=(),
     if fmt not in _PROGRAMS:
         sd = state_dict(keys, tensors, names, rename, dtype)
         del tensors
-        (_write_safetensors if fmt == 'safetensors' else _write_pt)(sd, output)
+        try:
+            (_write_safetensors if fmt == 'safetensors' else _write_pt)(sd, output)
+        except OSError as err:
+            raise MXNetError('cannot write "%s": %s' % (output, err.strerror or err)) from None
         return output, []
     if symbol_file is None:
         raise MXNetError('a %s output is a program: give the model\'s -symbol.json with %s '
@@ -415,13 +418,16 @@ def convert(inputs, output=None, epoch=None, fmt=None, names='mxnet', rename=(),
                          % (len(data), len(data_names), ', '.join(data_names)))
     _dtype(dtype)
     from ..symbol import export
-    if fmt == 'pt2':
-        program = export.export_program(symbol, params, data_shapes,
-                                        dynamic_batch=dynamic_batch, dtype=dtype)
-        export.save_program(program, output)
-    else:
-        export.save_onnx(symbol, params, data_shapes, output, dynamic_batch=dynamic_batch,
-                         dtype=dtype)
+    try:
+        if fmt == 'pt2':
+            program = export.export_program(symbol, params, data_shapes,
+                                            dynamic_batch=dynamic_batch, dtype=dtype)
+            export.save_program(program, output)
+        else:
+            export.save_onnx(symbol, params, data_shapes, output, dynamic_batch=dynamic_batch,
+                             dtype=dtype)
+    except OSError as err:
+        raise MXNetError('cannot write "%s": %s' % (output, err.strerror or err)) from None
     if not check_inputs:
         return output, []
     data += [np.zeros(data_shapes[n], np.float32) for n in data_names[len(data):]]
