@@ -390,39 +390,41 @@ def convert(inputs, output=None, epoch=None, fmt=None, names='mxnet', rename=(),
         if src and os.path.exists(src) and os.path.exists(output) and \
                 os.path.samefile(src, output):
             raise MXNetError('the output %s is an input file: choose another -o' % output)
-    if fmt not in _PROGRAMS and (check_inputs or shapes):
+    program = fmt in _PROGRAMS
+    if not program and (check_inputs or shapes):
         raise MXNetError('--check and --shape apply to .pt2 and .onnx outputs, not %s'
                          % output)
-    keys, tensors = read_params(params_file, quiet)
-    if fmt not in _PROGRAMS:
-        sd = state_dict(keys, tensors, names, rename, dtype)
-        del tensors
-        try:
-            (_write_safetensors if fmt == 'safetensors' else _write_pt)(sd, output)
-        except OSError as err:
-            raise MXNetError('cannot write "%s": %s' % (output, err.strerror or err)) from None
-        return output, []
-    if symbol_file is None:
+    if program and symbol_file is None:
         raise MXNetError('a %s output is a program: give the model\'s -symbol.json with %s '
                          '(HybridBlock.export writes both)' % (fmt, params_file))
-    if names != 'mxnet' or rename:
+    if program and (names != 'mxnet' or rename):
         raise MXNetError('--names and --rename apply to .safetensors and .pt outputs; a '
                          'program\'s parameters are inside it')
-    from .. import symbol as sym
-    symbol = sym.load(symbol_file)
-    params = _symbol_params(keys, tensors, params_file, symbol, symbol_file)
-    data = [_read_npy(p) for p in check_inputs]
-    data_names, data_shapes = _program_args(symbol, params, shapes or {}, data)
-    if len(data) > len(data_names):
-        raise MXNetError('%d --check arrays for %d data inputs (%s)'
-                         % (len(data), len(data_names), ', '.join(data_names)))
     _dtype(dtype)
-    from ..symbol import export
+    if program:
+        from .. import symbol as sym
+        symbol = sym.load(symbol_file)
+        data = [_read_npy(p) for p in check_inputs]
+    keys, tensors = read_params(params_file, quiet)
+    if program:
+        params = _symbol_params(keys, tensors, params_file, symbol, symbol_file)
+        data_names, data_shapes = _program_args(symbol, params, shapes or {}, data)
+        if len(data) > len(data_names):
+            raise MXNetError('%d --check arrays for %d data inputs (%s)'
+                             % (len(data), len(data_names), ', '.join(data_names)))
+    else:
+        sd = state_dict(keys, tensors, names, rename, dtype)
+    del keys, tensors
     try:
-        if fmt == 'pt2':
-            program = export.export_program(symbol, params, data_shapes,
-                                            dynamic_batch=dynamic_batch, dtype=dtype)
-            export.save_program(program, output)
+        if program:
+            from ..symbol import export
+        if fmt == 'safetensors':
+            _write_safetensors(sd, output)
+        elif fmt == 'pt':
+            _write_pt(sd, output)
+        elif fmt == 'pt2':
+            export.save_program(export.export_program(
+                symbol, params, data_shapes, dynamic_batch=dynamic_batch, dtype=dtype), output)
         else:
             export.save_onnx(symbol, params, data_shapes, output, dynamic_batch=dynamic_batch,
                              dtype=dtype)
