@@ -4,6 +4,7 @@ names, shapes, dtypes and sizes MXNet's ``nd.load`` reports, and for symbol JSON
 nodes."""
 import collections
 import json
+import os
 import re
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 
 from mxcompat.cli import main
 from mxcompat.tools.inspect_files import PARAM_SUFFIXES, format_text, inspect_file
+from conftest import FIXTURES
 from test_convert import PARAMS, _expected, _fixture, _hostile_params
 
 SYMBOLS = ('cnn-symbol.json', 'mlp-symbol.json', 'unsupported-symbol.json')
@@ -116,3 +118,26 @@ def test_hostile_symbol_json(tmp_path, capsys):
     _assert_one_error([str(path)], path, 'not UTF-8', capsys)
     _assert_one_error([str(tmp_path / 'missing.params')], tmp_path / 'missing.params',
                       'No such file', capsys)
+
+
+def test_control_flow_symbols(tmp_path):
+    """Graphs with foreach / while_loop / cond subgraphs (tests/fixtures/sym_control_flow):
+    the arguments MXNet lists, and the operators of the subgraphs counted too."""
+    path = os.path.join(FIXTURES, 'sym_control_flow', 'sym_control_flow.json')
+    if not os.path.exists(path):
+        pytest.skip('fixture missing: run scripts/make_fixtures.py --only sym_control_flow')
+    with open(path) as f:
+        cases = json.load(f)
+    for name, case in cases.items():
+        sym = tmp_path / (name + '-symbol.json')
+        sym.write_text(case['json'])
+        rep = inspect_file(str(sym))
+        assert rep['unsupported_operators'] == [], name
+        args = case['arguments']
+        assert rep['inputs']['parameters'] == [a for a in args if a.endswith(PARAM_SUFFIXES)]
+        assert rep['inputs']['data'] == [a for a in args if not a.endswith(PARAM_SUFFIXES)]
+        doc = json.loads(case['json'])
+        top = collections.Counter(n['op'] for n in doc['nodes'] if n['op'] != 'null')
+        assert all(rep['operators'][op] >= n for op, n in top.items()), name
+        if any(n.get('subgraphs') for n in doc['nodes']):
+            assert sum(rep['operators'].values()) > sum(top.values()), name
