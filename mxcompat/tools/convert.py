@@ -48,8 +48,10 @@ REGEX is written ``\\=``. Two arrays ending up with one name is an error. ``--dt
 floating-point arrays (integer arrays keep their type).
 
 A model's ``-symbol.json`` is read only for ``.pt2`` and ``.onnx`` outputs. Files are written
-atomically (a temporary file next to the output, renamed over it when complete): an error,
-Ctrl-C or a killed process never leaves a partial output. The parameter file is read whole
+atomically (a hidden temporary file next to the output, renamed over it when complete): an
+error, Ctrl-C or a killed process never leaves a partial output (a killed process leaves its
+temporary file, which the next conversion to that output removes). The parameter file is read
+whole
 (:func:`read_params`); the arrays are written from memory without further copies.
 """
 import collections
