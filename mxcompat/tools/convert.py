@@ -52,7 +52,7 @@ atomically (a hidden temporary file next to the output, renamed over it when com
 error, Ctrl-C or a killed process never leaves a partial output (a killed process leaves its
 temporary file, which the next conversion to that output removes). The parameter file is read
 whole
-(:func:`read_params`); the arrays are written from memory without further copies.
+(:func:`read_params`) and the arrays are handed to the writer as they are.
 """
 import collections
 import os
@@ -131,9 +131,6 @@ def read_params(path, quiet=True):
 
 
 # ------------------------------------------------------------------------------- inputs
-_EPOCH = re.compile(r'^(?P<prefix>.*)-(?P<epoch>\d{4})\.params$')
-
-
 def load_model(inputs, epoch=None):
     """Resolve ``convert``'s inputs to ``(symbol file or None, params file)``.
 
