@@ -396,14 +396,16 @@ def _run_program(path, arrays, tmp_path):
     return np.load(result)
 
 
-@pytest.mark.parametrize('model, inputs', [('cnn', ('cnn-symbol.json', 'cnn-0000.params')),
-                                           ('mlp', ('mlp', '--epoch', '2'))])
+@pytest.mark.parametrize('model, inputs', [('cnn', ('@cnn-symbol.json', '@cnn-0000.params')),
+                                           ('mlp', ('@mlp-0002.params', '--epoch', '2'))])
 def test_pt2_program_runs_with_torch_only(model, inputs, tmp_path, capsys):
     pytest.importorskip('mxcompat.symbol.export')
     out = _outputs()
     x, y = out[model + '_x'], out[model + '_y']
     np.save(str(tmp_path / 'x.npy'), x)
-    args = [_fixture(i) if i[0] in 'cm' else i for i in inputs]
+    args = [_fixture(i[1:]) if i[0] == '@' else i for i in inputs]
+    if model == 'mlp':  # a checkpoint prefix
+        args[0] = args[0][:-len('-0002.params')]
     path = str(tmp_path / (model + '.pt2'))
     assert main(['convert'] + args + ['-o', path, '-q', '--check',
                                       str(tmp_path / 'x.npy')]) == 0
