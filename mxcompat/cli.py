@@ -5,6 +5,8 @@
     mxcompat demo [args ...]             train the bundled example (examples/train_mlp.py)
     mxcompat im2rec PREFIX ROOT [...]    MXNet's tools/im2rec.py (image lists and .rec files)
     mxcompat scan PATH [...]             which MXNet APIs a codebase uses, and their support
+    mxcompat convert INPUT... [-o OUT]   MXNet checkpoints to safetensors, .pt, .pt2, .onnx
+    mxcompat inspect FILE [--json]       the arrays of a .params file, the graph of a symbol
     mxcompat --version
 """
 import argparse
@@ -134,6 +136,19 @@ def _parser():
                      'each', description='Statically scan Python files, notebooks and '
                      '-symbol.json files (nothing is imported or run) for uses of MXNet, and '
                      'resolve each against mxcompat.'))
+    from .tools import convert
+    convert.add_arguments(sub.add_parser(
+        'convert', help='convert MXNet checkpoints to safetensors, torch state_dicts, '
+                        'torch.export programs or ONNX',
+        description='Convert a Gluon .params file, a Module checkpoint or an mx.nd.save file '
+                    'to .safetensors (the default) or a torch state_dict (.pt); with the '
+                    "model's -symbol.json, to a torch.export program (.pt2) or ONNX (.onnx)."))
+    from .tools import inspect_files
+    inspect_files.add_arguments(sub.add_parser(
+        'inspect', help='list the arrays of a .params file or describe a -symbol.json graph',
+        description='Describe an MXNet parameter file (names, shapes, dtypes, sizes, totals) '
+                    'or symbol JSON file (inputs, outputs, operator histogram, parameters, '
+                    'operators mxcompat does not support).'))
     return ap
 
 
@@ -165,6 +180,12 @@ def main(argv=None):
     if ns.command == 'scan':
         from .tools import scan
         return scan.run(ns)
+    if ns.command == 'convert':
+        from .tools import convert
+        return convert.run(ns)
+    if ns.command == 'inspect':
+        from .tools import inspect_files
+        return inspect_files.run(ns)
     return 0
 
 

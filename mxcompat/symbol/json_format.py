@@ -12,7 +12,7 @@ from ..ops import custom, registry
 from ..utils.mxnet_api import MXNET_VERSION, UnsupportedOperatorError, is_operator
 from .symbol import _HIDDEN_KEYS, Node, Symbol
 
-__all__ = ['graph_from_json']
+__all__ = ['graph_from_json', 'parse_json']
 
 
 MAX_DEPTH = 32
@@ -25,17 +25,29 @@ class _Bad(Exception):
     """A problem in the JSON; turned into MXNetError naming the source."""
 
 
-def graph_from_json(text, source='JSON string'):
-    """Parse MXNet symbol JSON into output entries [(Node, index)]. Every value is checked
-    (types, node references, operator parameters) before it is used; a bad file raises
-    MXNetError naming ``source``, the node and the problem."""
+def parse_json(text, source='JSON string'):
+    """The JSON value of symbol JSON ``text`` (str, or bytes read as UTF-8); MXNetError naming
+    ``source`` when it is not UTF-8, nests too deeply or is no JSON."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode('utf-8')
+        except UnicodeDecodeError as err:
+            raise MXNetError('Invalid symbol JSON (%s): not UTF-8 text (%s)' % (source, err)) \
+                from None
     try:
-        graph = json.loads(text)
+        return json.loads(text)
     except RecursionError:
         raise MXNetError('Failed to parse symbol JSON (%s): nested too deeply' % source) \
             from None
     except ValueError as err:
         raise MXNetError('Failed to parse symbol JSON (%s): %s' % (source, err)) from None
+
+
+def graph_from_json(text, source='JSON string'):
+    """Parse MXNet symbol JSON (str, or UTF-8 bytes) into output entries [(Node, index)]. Every
+    value is checked (types, node references, operator parameters) before it is used; a bad
+    file raises MXNetError naming ``source``, the node and the problem."""
+    graph = parse_json(text, source)
     try:
         return _graph_from_object(graph, 0)
     except _Bad as err:

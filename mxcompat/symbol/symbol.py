@@ -933,13 +933,7 @@ def load(fname):
         raise TypeError('fname required to be string')
     from .json_format import graph_from_json
     with open(fname, 'rb') as f:
-        data = f.read()
-    try:
-        text = data.decode('utf-8')
-    except UnicodeDecodeError as err:
-        raise MXNetError('Invalid symbol JSON (%s): not UTF-8 text (%s)' % (fname, err)) \
-            from None
-    return Symbol(graph_from_json(text, fname))
+        return Symbol(graph_from_json(f.read(), fname))
 
 
 def load_json(json_str):
