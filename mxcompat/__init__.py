@@ -49,3 +49,6 @@ from . import test_utils
 from .utils.mxnet_api import install as _install_unsupported
 _install_unsupported()  # MXNet 1.9.1 names mxcompat lacks raise NotImplementedError naming them
 del _install_unsupported
+from .utils import library_guards as _library_guards
+_library_guards.install()  # libraries that refuse torch >= 2 import when mxnet is mxcompat
+del _library_guards

@@ -11,8 +11,6 @@ import importlib.abc
 import importlib.machinery
 import sys
 
-from . import library_guards
-
 __all__ = ['install', 'uninstall', 'is_installed']
 
 ALIAS = 'mxnet'
@@ -104,8 +102,8 @@ def install():
     """Make ``import mxnet`` (and every ``mxnet.x.y``) import mxcompat from now on.
 
     Call it before the code or library that imports ``mxnet``. Calling it again does nothing.
-    It also guards the libraries that refuse to import next to torch >= 2 (GluonCV's version
-    check; see ``mxcompat/utils/library_guards.py``).
+    Libraries that refuse to import next to torch >= 2 (GluonCV's version check) then import
+    (``mxcompat/utils/library_guards.py``).
 
     Raises
     ------
@@ -125,12 +123,10 @@ def install():
     sys.meta_path.insert(0, finder)
     finder.mirror()
     sys.modules[ALIAS] = sys.modules[TARGET]
-    library_guards.install()
 
 
 def uninstall():
     """Undo :func:`install`: remove the finder and every ``mxnet`` alias of an mxcompat module."""
-    library_guards.uninstall()
     finder = _finder()
     while finder is not None:
         sys.meta_path.remove(finder)

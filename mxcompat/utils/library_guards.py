@@ -1,9 +1,11 @@
 """Import-time guards of MXNet libraries that refuse to import next to mxcompat.
 
 Some libraries built on MXNet check their environment when imported and refuse it for reasons
-that do not hold under mxcompat. :func:`install` (called by ``mxcompat.install()``) puts a
-finder first on ``sys.meta_path`` that, for the modules in ``GUARDS`` only, lets the module load
-as usual and then adjusts the one function concerned. torch itself is never changed.
+that do not hold under mxcompat. :func:`install` (run by ``import mxcompat``) puts a finder
+first on ``sys.meta_path`` that, for the modules in ``GUARDS`` only, lets the module load as
+usual and then, when ``mxnet`` is mxcompat (``mxcompat.install()``, ``mxcompat run``, or
+another alias binding the same module), adjusts the one function concerned. A real MXNet, or
+no ``mxnet`` at all, leaves the library untouched; torch itself is never changed.
 
 * ``gluoncv.check``: GluonCV 0.10 imports its PyTorch half when torch is installed, and its
   version check raises RuntimeError (not ImportError) for any torch >= 2.0, which aborts
@@ -15,7 +17,7 @@ import functools
 import importlib.abc
 import sys
 
-__all__ = ['GUARDS', 'install', 'uninstall']
+__all__ = ['GUARDS', 'install']
 
 
 def _gluoncv_check(module):
@@ -46,7 +48,9 @@ class _GuardedLoader(importlib.abc.Loader):
 
     def exec_module(self, module):
         self._loader.exec_module(module)
-        self._guard(module)
+        mxnet = sys.modules.get('mxnet')
+        if mxnet is not None and mxnet is sys.modules.get(__name__.split('.', 1)[0]):
+            self._guard(module)
 
 
 class LibraryGuardFinder(importlib.abc.MetaPathFinder):
@@ -77,7 +81,3 @@ def install():
         sys.meta_path.insert(0, LibraryGuardFinder())
 
 
-def uninstall():
-    """Remove the guard finder (modules already imported keep their guards)."""
-    for f in _finders():
-        sys.meta_path.remove(f)
