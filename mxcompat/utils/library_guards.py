@@ -3,8 +3,9 @@
 Some libraries built on MXNet check their environment when imported and refuse it for reasons
 that do not hold under mxcompat. :func:`install` (run by ``import mxcompat``) puts a finder
 first on ``sys.meta_path`` that, for the modules in ``GUARDS`` only, lets the module load as
-usual and then, when ``mxnet`` is mxcompat (``mxcompat.install()``, ``mxcompat run``, or
-another alias binding the same module), adjusts the one function concerned. A real MXNet, or
+usual and then wraps the one function concerned, which behaves differently only when
+``mxnet`` is mxcompat (``mxcompat.install()``, ``mxcompat run``, or another alias binding the
+same module). A real MXNet, or
 no ``mxnet`` at all, leaves the library untouched; torch itself is never changed.
 
 * ``gluoncv.check``: GluonCV 0.10 imports its PyTorch half when torch is installed, and its
@@ -20,6 +21,11 @@ import sys
 __all__ = ['GUARDS', 'install']
 
 
+def _mxnet_is_mxcompat():
+    mxnet = sys.modules.get('mxnet')
+    return mxnet is not None and mxnet is sys.modules.get(__name__.split('.', 1)[0])
+
+
 def _gluoncv_check(module):
     check = module._require_pytorch_version
 
@@ -28,6 +34,8 @@ def _gluoncv_check(module):
         try:
             return check(*args, **kwargs)
         except RuntimeError as err:  # "Legacy torch==2.x detected": torch out of its range
+            if not _mxnet_is_mxcompat():
+                raise
             raise ImportError('%s (mxcompat: GluonCV runs its MXNet modules on mxcompat; its '
                               'PyTorch modules are not imported)' % err) from None
     module._require_pytorch_version = require_pytorch_version
@@ -48,9 +56,7 @@ class _GuardedLoader(importlib.abc.Loader):
 
     def exec_module(self, module):
         self._loader.exec_module(module)
-        mxnet = sys.modules.get('mxnet')
-        if mxnet is not None and mxnet is sys.modules.get(__name__.split('.', 1)[0]):
-            self._guard(module)
+        self._guard(module)
 
 
 class LibraryGuardFinder(importlib.abc.MetaPathFinder):
