@@ -1238,10 +1238,12 @@ class HybridBlock(Block):
                 self._cached_op_args.append((True, data_names[name]))
             else:
                 self._cached_op_args.append((False, params[name]))
-        self._cached_op = CachedGraph(out, dict(self._flags), self._compile_options())
+        on_cpu = not any(a.context.device_type == 'gpu' for a in args if a is not None)
+        self._cached_op = CachedGraph(out, dict(self._flags), self._compile_options(on_cpu))
 
-    def _compile_options(self):
-        """torch.compile keyword arguments, or None to run the graph uncompiled."""
+    def _compile_options(self, on_cpu):
+        """torch.compile keyword arguments for a graph on the CPU (``on_cpu``) or a GPU, or
+        None to run the graph uncompiled."""
         opts = self._backend_opts
         # torch._dynamo (behind _torch_backends) takes about a second to import: only ask it
         # when a backend was named
@@ -1257,7 +1259,12 @@ class HybridBlock(Block):
         if kwargs.get('backend', 'inductor') == 'inductor' and 'mode' not in kwargs:
             # random operators draw from torch's generator, as uncompiled (Dropout's masks);
             # torch.compile takes a mode or options, not both
-            kwargs['options'] = dict({'fallback_random': True}, **kwargs.get('options', {}))
+            options = {'fallback_random': True}
+            if on_cpu:
+                # inductor's channels-last layouts slow convolutions' backward on the CPU
+                # (ResNet-18 training steps 1.6x slower, benchmarks/bench_hybridize_static.py)
+                options['layout_optimization'] = False
+            kwargs['options'] = dict(options, **kwargs.get('options', {}))
         if flags.get('static_shape'):
             kwargs.setdefault('dynamic', False)
         return kwargs

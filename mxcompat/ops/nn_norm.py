@@ -65,7 +65,7 @@ def _update_moving_on_backward(out, moving_mean, moving_var, mean, invstd, momen
     if invstd.dtype != moving_var.dtype:
         invstd = invstd.to(moving_var.dtype)
     update = (moving_mean.detach(), moving_var.detach(), mean, invstd, momentum, eps)
-    if torch.compiler.is_compiling():
+    if torch.compiler.is_dynamo_compiling():
         # a graph being compiled has no grad_fn to hook: torch.compile replays this append
         # with each call's tensors, and the caller hooks it to the graph's outputs
         _compiled_moving.append(update)
