@@ -12,8 +12,9 @@ shapes stay fixed), ``hybridize(compile=True)``, a torch.compile ``backend=`` or
 compile the generated function with ``torch.compile`` (inductor unless another backend is
 named): one compiled function per train/predict mode, specialised to the input shapes
 (``dynamic=False`` under ``static_shape``). An input of a new shape compiles the graph again,
-as MXNet's CachedOp re-plans a static graph when its input shapes change; after
-``torch._dynamo.config.recompile_limit`` shapes torch runs that mode uncompiled. Compiled and
+as MXNet's CachedOp re-plans a static graph when its input shapes change (and so does a call
+under another autograd state); past ``torch._dynamo.config.recompile_limit`` versions torch
+runs the graph uncompiled. Compiled and
 uncompiled graphs compute the same: gradients, ``grad_req``, BatchNorm's moving statistics
 (applied when a backward pass reaches the graph, see nn_norm.hook_compiled_updates) and
 Dropout's masks (drawn by torch's generator, ``fallback_random``). Where the graph cannot be
