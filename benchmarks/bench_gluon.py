@@ -22,7 +22,7 @@ def _inputs(size, rs):
             'y': rs.randint(0, CLASSES, (BATCH,)).astype('float32')}
 
 
-def _mx_step(hybridize):
+def _mx_step(**hybridize):
     def build(mx, x, y):
         gnn = mx.gluon.nn
         net = gnn.HybridSequential()
@@ -32,7 +32,7 @@ def _mx_step(hybridize):
                     gnn.Dense(CLASSES, in_units=HIDDEN))
         net.initialize(mx.init.Xavier())
         if hybridize:
-            net.hybridize()
+            net.hybridize(**hybridize)
         loss_fn = mx.gluon.loss.SoftmaxCrossEntropyLoss()
         trainer = mx.gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.01})
         autograd = mx.autograd
@@ -63,9 +63,9 @@ def _torch_step(torch, x, y):
 
 
 WORKLOADS = [
-    Workload('mlp step imperative', _inputs, _mx_step(False), _torch_step, needs=NEEDS,
+    Workload('mlp step imperative', _inputs, _mx_step(), _torch_step, needs=NEEDS,
              first_call=True),
-    Workload('mlp step hybridized', _inputs, _mx_step(True), _torch_step, needs=NEEDS,
+    Workload('mlp step hybridized', _inputs, _mx_step(active=True), _torch_step, needs=NEEDS,
              first_call=True),
 ]
 

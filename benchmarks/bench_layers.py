@@ -59,12 +59,12 @@ def _torch_train(torch, net, x, label):
 
 
 # ---------------------------------------------------------------------------- ResNet-18 v1
-def _mx_resnet(hybridize):
+def _mx_resnet(**hybridize):
     def build(mx, x, y):
         net = mx.gluon.model_zoo.vision.resnet18_v1(classes=CLASSES)
         net.initialize(mx.init.Xavier())
         if hybridize:
-            net.hybridize()
+            net.hybridize(**hybridize)
         return _mx_train(mx, net, x, y)
     return build
 
@@ -141,9 +141,9 @@ def _torch_lstm_lm(torch, x, y):
 RESNET_NEEDS = ('gluon.model_zoo.vision.resnet18_v1', 'gluon.Trainer')
 LSTM_NEEDS = ('gluon.rnn.LSTM', 'gluon.nn.Embedding', 'gluon.Trainer')
 WORKLOADS = [
-    Workload('resnet18_v1 step', _images, _mx_resnet(False), _torch_resnet, needs=RESNET_NEEDS,
+    Workload('resnet18_v1 step', _images, _mx_resnet(), _torch_resnet, needs=RESNET_NEEDS,
              items=BATCH, first_call=True),
-    Workload('resnet18_v1 step hybridized', _images, _mx_resnet(True), _torch_resnet,
+    Workload('resnet18_v1 step hybridized', _images, _mx_resnet(active=True), _torch_resnet,
              needs=RESNET_NEEDS, items=BATCH, first_call=True),
     Workload('lstm lm step', _tokens, _mx_lstm_lm(False), _torch_lstm_lm, needs=LSTM_NEEDS,
              items=LM_BATCH, first_call=True),

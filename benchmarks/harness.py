@@ -62,8 +62,9 @@ def _has(root, dotted):
 
 # ---------------------------------------------------------------------------- worker side
 class _Framework:
-    def __init__(self, backend, gpu, threads):
+    def __init__(self, backend, gpu, threads, cpu_time=False):
         self.backend = backend
+        self.clock = time.process_time if cpu_time else time.perf_counter
         if backend == 'torch':
             import torch
             if threads:
@@ -104,14 +105,15 @@ class _Framework:
         with self.ctx:
             return wl.mx(self.lib, **nds)
 
-    def time(self, fn, number):
+    def time(self, fn, number, clock=None):
+        clock = clock or self.clock
         sync = self.sync
         sync()
-        t0 = time.perf_counter()
+        t0 = clock()
         for _ in range(number):
             fn()
         sync()
-        return time.perf_counter() - t0
+        return clock() - t0
 
 
 class _Skip(Exception):
@@ -126,7 +128,7 @@ def _worker(args):
     os.dup2(2, 1)
     suite = importlib.import_module(args.suite)
     try:
-        fw = _Framework(args.worker, args.gpu, args.threads)
+        fw = _Framework(args.worker, args.gpu, args.threads, args.cpu_time)
     except Exception as exc:  # reported to the driver, which skips this framework
         _reply({'error': '%s: %s' % (type(exc).__name__, exc)})
         return
@@ -143,7 +145,8 @@ def _worker(args):
             arrays = wl.inputs(args.size, np.random.RandomState(0))
             try:
                 fn = fw.build(wl, arrays)
-                first = fw.time(fn, 1)
+                # wall clock even under --cpu-time: compilers work in other processes
+                first = fw.time(fn, 1, time.perf_counter)
             except _Skip as exc:
                 _reply({'skip': str(exc)})
                 continue
@@ -179,6 +182,8 @@ class _Worker:
                '--size', str(args.size), '--threads', str(args.threads)]
         if args.gpu:
             cmd.append('--gpu')
+        if args.cpu_time:
+            cmd.append('--cpu-time')
         env = dict(os.environ, PYTHONPATH=HERE + os.pathsep + os.environ.get('PYTHONPATH', ''))
         if args.threads:
             env.update(OMP_NUM_THREADS=str(args.threads), MKL_NUM_THREADS=str(args.threads),
@@ -272,7 +277,7 @@ def run(args):
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'machine': _machine(), 'size': args.size, 'rounds': args.rounds,
-                       'threads': args.threads, 'gpu': args.gpu,
+                       'threads': args.threads, 'gpu': args.gpu, 'cpu_time': args.cpu_time,
                        'versions': {b: w.version for b, w in workers.items()},
                        'load_average': {'start': args.load_at_start, 'end': _load()},
                        'median_seconds': {'%s/%s' % k: v for k, v in medians.items()},
@@ -317,9 +322,9 @@ def _print_table(args, workloads, workers, medians, skipped, notes, firsts=None)
         print('%-9s %s' % (b + ':', w.version))
     suite = sys.modules.get(args.suite)
     inputs = getattr(suite, 'INPUTS', None) or 'inputs %dx%d float32' % (args.size, args.size)
-    print('per-call time in microseconds, median of %d interleaved rounds; %s on %s, '
-          '%s thread(s)' % (args.rounds, inputs, 'GPU' if args.gpu else 'CPU',
-                            args.threads or 'default'))
+    print('per-call %s in microseconds, median of %d interleaved rounds; %s on %s, '
+          '%s thread(s)' % ('CPU time' if args.cpu_time else 'time', args.rounds, inputs,
+                            'GPU' if args.gpu else 'CPU', args.threads or 'default'))
     cols = [b for b in BACKENDS if b in workers]
     ratio_cols = [b for b in ('mxcompat', 'mxnet') if b in workers and 'torch' in workers]
     width = max([16] + [len(wl.name) + 1 for wl in workloads])
@@ -359,6 +364,10 @@ def main(argv=None, suite=None):
     ap.add_argument('--only', nargs='*', help='workload names to run (default: all)')
     ap.add_argument('--gpu', action='store_true', help='run on GPU 0 instead of the CPU')
     ap.add_argument('--json', metavar='FILE', help='also write all timings to FILE')
+    ap.add_argument('--cpu-time', action='store_true',
+                    help='time calls with the CPU seconds of each worker process instead of '
+                         'the wall clock (first calls stay wall clock): steadier on a shared, '
+                         'loaded machine (CPU runs only)')
     ap.add_argument('--worker', choices=BACKENDS, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.rounds < 1:

@@ -1109,8 +1109,9 @@ class HybridBlock(Block):
     :py:class:`Block`. After activation, :py:class:`HybridBlock` will create a symbolic graph
     representing the forward computation and cache it. On subsequent forwards,
     the cached graph will be used instead of :py:meth:`hybrid_forward`. In mxcompat the cached
-    graph runs as one generated function of direct torch calls; ``hybridize(compile=True)``
-    (or a torch.compile ``backend=`` / ``mode=``) also wraps it with ``torch.compile``.
+    graph runs as one generated function of direct torch calls;
+    ``hybridize(static_alloc=True, static_shape=True)``, ``hybridize(compile=True)`` (or a
+    torch.compile ``backend=`` / ``mode=``) also compile it with ``torch.compile``.
     """
     __call__ = _module_call  # forward classifies the inputs, torch tensors included
 
@@ -1237,21 +1238,35 @@ class HybridBlock(Block):
                 self._cached_op_args.append((True, data_names[name]))
             else:
                 self._cached_op_args.append((False, params[name]))
-        self._cached_op = CachedGraph(out, dict(self._flags), self._compile_options())
+        on_cpu = not any(a.context.device_type == 'gpu' for a in args if a is not None)
+        self._cached_op = CachedGraph(out, dict(self._flags), self._compile_options(on_cpu))
 
-    def _compile_options(self):
-        """torch.compile keyword arguments, or None to run the graph uncompiled."""
+    def _compile_options(self, on_cpu):
+        """torch.compile keyword arguments for a graph on the CPU (``on_cpu``) or a GPU, or
+        None to run the graph uncompiled."""
         opts = self._backend_opts
         # torch._dynamo (behind _torch_backends) takes about a second to import: only ask it
         # when a backend was named
         backend = self._backend if self._backend is not None and \
             self._backend in _torch_backends() else None
-        if not (opts.get('compile') or backend or 'mode' in opts):
+        flags = dict(self._flags)
+        static = flags.get('static_alloc') and flags.get('static_shape')
+        if not (static or opts.get('compile') or backend or 'mode' in opts):
             return None
         kwargs = {k: opts[k] for k in _COMPILE_KWARGS if k in opts}
         if backend is not None:
             kwargs['backend'] = backend
-        if dict(self._flags).get('static_shape'):
+        if kwargs.get('backend', 'inductor') == 'inductor' and 'mode' not in kwargs:
+            # random operators draw from torch's generator, as uncompiled (Dropout's masks);
+            # torch.compile takes a mode or options, not both
+            options = {'fallback_random': True}
+            if on_cpu:
+                # inductor's channels-last layouts slow convolutions' backward on the CPU (a
+                # torch ResNet-18 training step compiled with them took 1.65x eager's CPU time,
+                # without them 1.07x, one thread of an AMD EPYC)
+                options['layout_optimization'] = False
+            kwargs['options'] = dict(options, **kwargs.get('options', {}))
+        if flags.get('static_shape'):
             kwargs.setdefault('dynamic', False)
         return kwargs
 
@@ -1397,7 +1412,11 @@ class HybridBlock(Block):
         clear : bool, default True
             Clears any previous optimizations
         static_alloc : optional bool, default False
-            Statically allocate memory to improve speed. Memory usage may increase.
+            Statically allocate memory to improve speed. Memory usage may increase. With
+            ``static_shape`` the graph is compiled with torch.compile (inductor unless
+            ``backend`` names another) on its first call in each train/predict mode, and
+            again for each new input shape; where it cannot be compiled it runs uncompiled,
+            with a warning.
         static_shape : optional bool, default False
             Optimize for invariant input shapes between iterations (a compiled graph is
             compiled with ``dynamic=False``).

@@ -5,13 +5,28 @@ is then lowered once (symbol/lowering.py) to a ``torch.fx.GraphModule`` whose ge
 ``forward`` calls, one line per operator node, the operator's torch implementation from the
 operator table with its parameters already converted. A forward pass is a single Python call
 with no per-operator wrapping, so it costs less than the imperative path, and it is an
-ordinary torch program: autograd, hooks and ``torch.compile`` (``hybridize(compile=True)``, a
-torch.compile ``backend=`` or ``mode=``) all apply to it.
+ordinary torch program: autograd, hooks and ``torch.compile`` all apply to it.
+
+``hybridize(static_alloc=True, static_shape=True)`` (MXNet's promise that memory and input
+shapes stay fixed), ``hybridize(compile=True)``, a torch.compile ``backend=`` or ``mode=``
+compile the generated function with ``torch.compile`` (inductor unless another backend is
+named): one compiled function per train/predict mode, specialised to the input shapes
+(``dynamic=False`` under ``static_shape``). An input of a new shape compiles the graph again,
+as MXNet's CachedOp re-plans a static graph when its input shapes change (and so does a call
+under another autograd state); past ``torch._dynamo.config.recompile_limit`` versions torch
+runs the graph uncompiled. Compiled and
+uncompiled graphs compute the same: gradients, ``grad_req``, BatchNorm's moving statistics
+(applied when a backward pass reaches the graph, see nn_norm.hook_compiled_updates) and
+Dropout's masks (drawn by torch's generator, ``fallback_random``). Where the graph cannot be
+compiled (no C++ compiler for inductor, a backend error) it runs uncompiled, with one warning.
 """
+import warnings
+
 import torch
 
 from ..autograd import is_training
 from ..ndarray.ndarray import wrap
+from ..ops.nn_norm import hook_compiled_updates
 from ..symbol.lowering import Lowered
 
 __all__ = ['CachedGraph', 'torch_backends']
@@ -57,7 +72,25 @@ class CachedGraph(object):
     def __call__(self, tensors):
         if self._compile_options is None:
             return self.graph(tensors)
-        return self.graph(tensors, self._compiled_fn())
+        try:
+            out = self._compiled_fn()(*tensors)
+        except Exception as err:  # pylint: disable=broad-except
+            # the uncompiled graph raises the operator's error (naming it) where the inputs
+            # are at fault
+            hook_compiled_updates(())  # drops what the failed call recorded
+            out = self.graph(tensors)
+            if not _compile_failure(err):
+                raise
+            warnings.warn('hybridize: the graph computing %s could not be compiled with '
+                          'torch.compile (%s: %s); it runs uncompiled'
+                          % (', '.join(self.symbol.list_outputs()), type(err).__name__,
+                             str(err).split('\n')[0]),
+                          stacklevel=4)
+            self._compile_options = None
+            self._compiled.clear()
+            return out
+        hook_compiled_updates(out)
+        return out
 
     def _compiled_fn(self):
         # operators read the train mode when they run: one compiled function per mode
@@ -80,3 +113,11 @@ class CachedGraph(object):
                 callback(oname, node.op.name, wrap(t.detach()))
         return self.graph.run_monitored(tensors, on_inputs if monitor_all else None,
                                         on_outputs)
+
+
+def _compile_failure(err):
+    """Whether ``err`` is torch.compile's failure to compile (a backend's error, a missing C++
+    compiler, dynamo's own errors) rather than an error of the computation."""
+    from torch._dynamo.exc import TorchDynamoException
+    return isinstance(err, TorchDynamoException) or type(err).__module__.startswith(
+        ('torch._dynamo', 'torch._inductor'))

@@ -65,15 +65,42 @@ def _update_moving_on_backward(out, moving_mean, moving_var, mean, invstd, momen
     if invstd.dtype != moving_var.dtype:
         invstd = invstd.to(moving_var.dtype)
     update = (moving_mean.detach(), moving_var.detach(), mean, invstd, momentum, eps)
-
-    def hook(grad_outputs):
-        with _pending_lock:
-            _pending_moving.append(update)
-        _queue_callback(_flush_moving)
-
+    if torch.compiler.is_dynamo_compiling():
+        # a graph being compiled has no grad_fn to hook: torch.compile replays this append
+        # with each call's tensors, and the caller hooks it to the graph's outputs
+        _compiled_moving.append(update)
+        return
     # a pre-hook of the node that made ``out`` runs when the gradient reaches ``out``, as a
     # tensor hook would, at half its cost to register
-    out.grad_fn.register_prehook(hook)
+    out.grad_fn.register_prehook(_moving_hook([update]))
+
+
+def _moving_hook(updates):
+    def hook(grad_outputs):
+        with _pending_lock:
+            _pending_moving.extend(updates)
+        _queue_callback(_flush_moving)
+    return hook
+
+
+# Moving-statistics updates recorded by the last call of a compiled graph (torch.compile of a
+# hybridized block), waiting for hook_compiled_updates to tie them to its outputs.
+_compiled_moving = []
+
+
+def hook_compiled_updates(outputs):
+    """Ties the moving-statistics updates of the compiled graph that just returned ``outputs``
+    to the backward pass through those outputs, where the uncompiled graph ties each to its
+    BatchNorm's output: they apply at the end of a backward pass that reaches the graph, and
+    never without one."""
+    if not _compiled_moving:
+        return
+    updates = _compiled_moving[:]
+    del _compiled_moving[:]
+    for t in outputs:
+        if t.grad_fn is not None:
+            t.grad_fn.register_prehook(_moving_hook(updates))
+            return
 
 
 def _meta_norm(x, stat_shape):

@@ -141,11 +141,10 @@ class Lowered(object):
         self.forward = self.module.forward
         self._code = type(self.module).forward.__code__
 
-    def __call__(self, tensors, forward=None):
-        """The outputs for ``tensors``; ``forward`` runs in place of the generated function
-        (a compiled one)."""
+    def __call__(self, tensors):
+        """The outputs for ``tensors``."""
         try:
-            return (forward or self.forward)(*tensors)
+            return self.forward(*tensors)
         except RuntimeError as err:
             # an operator's failure (MXNet's own error, or torch's on inputs MXNet would have
             # refused: another dtype, ...) is MXNet's error naming the operator
