@@ -1,5 +1,5 @@
-"""``hybridize(static_alloc=True, static_shape=True)`` compiles the lowered graph with
-torch.compile (inductor): outputs, gradients, BatchNorm's moving statistics, grad_req 'add' /
+"""``hybridize(static_alloc=True, static_shape=True)`` under ``MXCOMPAT_COMPILE_STATIC=1``
+compiles the lowered graph with torch.compile (inductor): outputs, gradients, BatchNorm's moving statistics, grad_req 'add' /
 'null' and Trainer updates against real MXNet (the gluon_block and gluon_trainer fixtures),
 recompilation for a new input shape, Dropout's masks as uncompiled, and the fallback to the
 uncompiled graph where inductor cannot compile. Compiling takes seconds per graph: slow."""
@@ -18,6 +18,12 @@ import test_gluon_trainer as T
 pytestmark = pytest.mark.slow
 
 STATIC = dict(static_alloc=True, static_shape=True)
+
+
+@pytest.fixture(autouse=True)
+def _compile_static(monkeypatch):
+    # as MXCOMPAT_COMPILE_STATIC=1 in the environment when mxcompat is imported
+    monkeypatch.setattr(mx.gluon.block, '_COMPILE_STATIC', True)
 
 
 def _static(name):

@@ -13,6 +13,7 @@ runs that graph as one generated Python function of direct torch calls (see ``hy
 import copy
 import functools
 import json
+import os
 import re
 import threading
 import warnings
@@ -1109,9 +1110,9 @@ class HybridBlock(Block):
     :py:class:`Block`. After activation, :py:class:`HybridBlock` will create a symbolic graph
     representing the forward computation and cache it. On subsequent forwards,
     the cached graph will be used instead of :py:meth:`hybrid_forward`. In mxcompat the cached
-    graph runs as one generated function of direct torch calls;
-    ``hybridize(static_alloc=True, static_shape=True)``, ``hybridize(compile=True)`` (or a
-    torch.compile ``backend=`` / ``mode=``) also compile it with ``torch.compile``.
+    graph runs as one generated function of direct torch calls; ``hybridize(compile=True)``
+    (or a torch.compile ``backend=`` / ``mode=``, or ``static_alloc=True, static_shape=True``
+    with ``MXCOMPAT_COMPILE_STATIC=1``) also compiles it with ``torch.compile``.
     """
     __call__ = _module_call  # forward classifies the inputs, torch tensors included
 
@@ -1250,7 +1251,7 @@ class HybridBlock(Block):
         backend = self._backend if self._backend is not None and \
             self._backend in _torch_backends() else None
         flags = dict(self._flags)
-        static = flags.get('static_alloc') and flags.get('static_shape')
+        static = flags.get('static_alloc') and flags.get('static_shape') and _COMPILE_STATIC
         if not (static or opts.get('compile') or backend or 'mode' in opts):
             return None
         kwargs = {k: opts[k] for k in _COMPILE_KWARGS if k in opts}
@@ -1413,10 +1414,11 @@ class HybridBlock(Block):
             Clears any previous optimizations
         static_alloc : optional bool, default False
             Statically allocate memory to improve speed. Memory usage may increase. With
-            ``static_shape`` the graph is compiled with torch.compile (inductor unless
-            ``backend`` names another) on its first call in each train/predict mode, and
-            again for each new input shape; where it cannot be compiled it runs uncompiled,
-            with a warning.
+            ``static_shape`` and ``MXCOMPAT_COMPILE_STATIC=1`` in the environment, the graph
+            is compiled with torch.compile (inductor unless ``backend`` names another) on its
+            first call in each train/predict mode, and again for each new input shape; where
+            it cannot be compiled it runs uncompiled, with a warning. Without that variable
+            it runs uncompiled, as with the default flags (compiling did not pay on the CPU).
         static_shape : optional bool, default False
             Optimize for invariant input shapes between iterations (a compiled graph is
             compiled with ``dynamic=False``).
@@ -1602,6 +1604,10 @@ class HybridBlock(Block):
 
 # hybridize() keyword arguments passed on to torch.compile
 _COMPILE_KWARGS = ('mode', 'fullgraph', 'dynamic', 'options', 'disable')
+# static_alloc + static_shape compile only on request: on the CPU compiling did not pay
+# (benchmarks/bench_hybridize_static.py: an MLP training step 1.3x slower than uncompiled,
+# ResNet-18 within noise of it) and the first call takes tens of seconds per input shape
+_COMPILE_STATIC = os.environ.get('MXCOMPAT_COMPILE_STATIC', '0') not in ('', '0')
 
 
 def _traced_forward(fwd):
