@@ -245,6 +245,19 @@ def opdef(attrs):
             return [None] * len(shapes)
         return [tuple(int(d) for d in s) if len(s) else None for s in list(ins) + aux_shapes]
 
+    def types(in_types, _params):
+        """Argument and output types the prop infers (None where unknown): its infer_type
+        sees an unknown type as None, as in MXNet."""
+        given = [None if t is None else torch_to_np_type(t) for t in in_types[:len(args)]]
+        try:
+            _, (ins, outs, aux_types) = infer(op_type, attrs, None, given)
+            return ([None if t is None else dtype_torch(t) for t in ins + aux_types],
+                    [None if t is None else dtype_torch(t) for t in outs])
+        except MXNetError:
+            if any(t is None for t in given):
+                return None
+            raise
+
     def custom_one(*tensors, **params):
         """``custom`` for a custom operator with one output: returns that tensor, as every
         single-output implementation of the table does."""
@@ -252,7 +265,7 @@ def opdef(attrs):
 
     return OpDef('Custom', custom_one if len(outs) == 1 else custom, tuple(args + auxs),
                  params, (), tuple(auxs), len(outs), None, tuple(outs), Custom.__doc__, None,
-                 None, input_shapes, True, tuple(auxs), merges=False)
+                 None, input_shapes, True, tuple(auxs), merges=False, infer_type=types)
 
 
 def symbol_Custom(*data, **kwargs):  # noqa: N802  (MXNet's operator name)

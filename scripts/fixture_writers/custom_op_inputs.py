@@ -1,9 +1,10 @@
 """Custom operators whose inputs are not all given, from real MXNet 1.9.1: ``mx.sym.Custom``
 and a deprecated ``NumpyOp`` create the variables ``<name>_<argument>`` (``softmax_label``)
 and ``<name>_<aux state>`` as every operator does; the prop's ``infer_shape`` fills in their
-shapes, and feeds the deferred initialisation of Gluon parameters (a HybridBlock calling
-``F.Custom`` with parameters of unknown shape), imperative and hybridized. The same
-``run(mx)`` executes under mxcompat in tests/test_custom_op_inputs.py."""
+shapes (its ``infer_type`` their types) and feeds the deferred initialisation of Gluon
+parameters (a HybridBlock calling ``F.Custom`` with parameters of unknown shape), imperative
+and hybridized. The same ``run(mx)`` executes under mxcompat in
+tests/test_custom_op_inputs.py."""
 import os
 
 import numpy as np
@@ -84,6 +85,18 @@ def define_ops(mx):
         def create_operator(self, ctx, shapes, dtypes):
             return Affine()
 
+    @mx.operator.register('ci_typed')
+    class TypedProp(mx.operator.CustomOpProp):
+        """Types its inputs and outputs itself: an int32 label, a float16 output."""
+        def list_arguments(self):
+            return ['data', 'label']
+
+        def infer_shape(self, in_shape):
+            return [in_shape[0], (in_shape[0][0],)], [in_shape[0]], []
+
+        def infer_type(self, in_type):
+            return [in_type[0], np.int32], [np.float16], []
+
     class LogSoftmax(mx.operator.NumpyOp):
         """The output operator of example/bayesian-methods/bdk_demo.py."""
         def __init__(self):
@@ -147,6 +160,12 @@ def run(mx):
     out['softmax/aux_shapes'] = np.array([str(tuple(s)) for s in aux_shapes])
     out['softmax/label'] = np.array([1, 0, 3], np.float32)
     _bind_run(mx, sm, {'data': (3, 5)}, out, 'softmax')
+
+    # the prop's infer_type types the created label variable and the output
+    typed = mx.sym.Custom(data, name='typed', op_type='ci_typed')
+    arg_types, out_types, _ = typed.infer_type(data='float32')
+    out['typed/arg_types'] = np.array([np.dtype(t).name for t in arg_types])
+    out['typed/out_types'] = np.array([np.dtype(t).name for t in out_types])
 
     # positional data, no name: the variable takes the automatic node name
     anon = mx.sym.Custom(fc, op_type='ci_softmax')
