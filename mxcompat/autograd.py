@@ -451,8 +451,9 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
             r = torch.zeros_like(v._t)
         if create_graph and not r.requires_grad:
             # MXNet records the gradient even where it does not depend on the variables
-            # (clip, radians): differentiating it again gives zeros, not an error
-            r.requires_grad_()
+            # (clip, radians): differentiating it again gives zeros, not an error (detached:
+            # torch may hand back a head gradient itself, which stays as the caller made it)
+            r = r.detach().requires_grad_()
         out.append(wrap(r))
     return out
 
