@@ -9,9 +9,10 @@ Operators appear under MXNet's names (``FullyConnected``, ``_plus_scalar``, ``_z
 operator table, the NDArray arithmetic that calls torch directly, the creation functions and the
 lowered Symbol graphs (executors, hybridized blocks, which then run node by node rather than
 compiled) open a ``record_function`` range named by the MXNet operator around their torch
-calls; the torch operators inside a range count towards it. Their gradients appear as ``_backward_<name>``, matched to the forward operator by torch's
-autograd sequence numbers. Torch operators called outside any MXNet operator keep their torch
-names (``aten::add``). Outside a session nothing is wrapped, so profiling costs nothing then.
+calls; the torch operators inside a range count towards it. Their gradients appear as
+``_backward_<name>``, matched to the forward operator by torch's autograd sequence numbers.
+Torch operators called outside any MXNet operator keep their torch names (``aten::add``).
+Outside a session nothing is wrapped, so profiling costs nothing then.
 Task, Frame and Event ranges are also ``record_function`` ranges, so torch's own tools show them.
 """
 import atexit
