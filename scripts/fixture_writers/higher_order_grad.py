@@ -18,7 +18,8 @@ def functions(mx):
     nd = mx.nd
     return {
         'sin': (nd.sin, 3), 'cos': (nd.cos, 2), 'exp': (nd.exp, 2), 'log': (nd.log, 2),
-        'tanh': (nd.tanh, 2), 'sigmoid': (nd.sigmoid, 2), 'sqrt': (nd.sqrt, 2),
+        'tanh': (nd.tanh, 2), 'arcsinh': (nd.arcsinh, 2), 'sigmoid': (nd.sigmoid, 2),
+        'sqrt': (nd.sqrt, 2),
         'reciprocal': (nd.reciprocal, 2), 'arctan': (nd.arctan, 2),
         'relu': (nd.relu, 2), 'clip': (
             lambda x: nd.clip(x, -0.5, 0.5), 2), 'radians': (nd.radians, 2),
