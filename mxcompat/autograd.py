@@ -431,9 +431,8 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     NDArray or list of NDArray:
         Gradients with respect to variables.
     """
-    single = isinstance(variables, NDArray)
-    if single:
-        variables = [variables]
+    if isinstance(variables, NDArray):
+        variables = [variables]  # the result is a list all the same, as MXNet 1.9.1 returns
     ts, gs = _parse_head(heads, head_grads)
     if retain_graph is None:
         retain_graph = create_graph
@@ -446,8 +445,17 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
                                       allow_unused=True)
     finally:
         _backward.adopting = prev
-    out = [wrap(torch.zeros_like(v._t) if r is None else r) for v, r in zip(variables, res)]
-    return out[0] if single else out
+    out = []
+    for v, r in zip(variables, res):
+        if r is None or r._is_zerotensor():  # torch's ZeroTensor: MXNet's is an array of zeros
+            r = torch.zeros_like(v._t)
+        if create_graph and not r.requires_grad:
+            # MXNet records the gradient even where it does not depend on the variables
+            # (clip, radians): differentiating it again gives zeros, not an error (detached:
+            # torch may hand back a head gradient itself, which stays as the caller made it)
+            r = r.detach().requires_grad_()
+        out.append(wrap(r))
+    return out
 
 
 def get_symbol(x):

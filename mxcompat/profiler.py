@@ -4,7 +4,15 @@
 it; ``pause()`` / ``resume()`` end and start sessions. ``dump()`` writes a Chrome trace
 (chrome://tracing, Perfetto) of the torch operators and of the Task / Frame / Event / Counter /
 Marker objects; ``dumps()`` returns MXNet's aggregate statistics (table or JSON, times in ms).
-Torch operators appear under their torch names (``aten::add``) in the 'operator' category.
+Operators appear under MXNet's names (``FullyConnected``, ``_plus_scalar``, ``_zeros``) in the
+'operator' category, with torch's timings: while a session runs, the ``mx.nd`` functions of the
+operator table, the NDArray arithmetic that calls torch directly, the creation functions and the
+lowered Symbol graphs (executors, hybridized blocks, which then run node by node rather than
+compiled) open a ``record_function`` range named by the MXNet operator around their torch
+calls; the torch operators inside a range count towards it. Their gradients appear as
+``_backward_<name>``, matched to the forward operator by torch's autograd sequence numbers.
+Torch operators called outside any MXNet operator keep their torch names (``aten::add``).
+Outside a session nothing is wrapped, so profiling costs nothing then.
 Task, Frame and Event ranges are also ``record_function`` ranges, so torch's own tools show them.
 """
 import atexit
@@ -53,6 +61,7 @@ class _State:
         return self.running and not self.paused
 
     def start_session(self):
+        _name_operators(True)
         activities = [torch.profiler.ProfilerActivity.CPU]
         if torch.cuda.is_available():
             activities.append(torch.profiler.ProfilerActivity.CUDA)
@@ -69,17 +78,30 @@ class _State:
         prof, t0 = self.session
         self.session = None
         prof.stop()
+        _name_operators(False)
         pid = os.getpid()
-        for e in prof.events():
+        events = prof.events()
+        # autograd sequence number of a torch operator -> the MXNet operator that called it
+        forward_ops = {}
+        for e in events:
+            if e.sequence_nr >= 0 and not e.name.startswith(_BACKWARD_EVENT):
+                op = _calling_operator(e)
+                if op is not None:
+                    forward_ops[e.sequence_nr] = op
+        for e in events:
             if e.name in self.user_ranges or e.name == '[memory]':
                 continue  # recorded by the Task/Frame/Event objects themselves; allocations
             parent = e.cpu_parent
             if parent is not None and parent.name not in self.user_ranges:
                 continue  # an operator called by another operator
             cat, name = 'operator', e.name
+            if name.startswith(_BACKWARD_EVENT):
+                forward = forward_ops.get(e.sequence_nr)
+                if forward is not None:
+                    name = '_backward_' + forward
             if parent is not None and parent.name in self.custom_ranges:
                 # an operator run by a custom operator's Python code, named as MXNet does
-                cat, name = 'Custom Operator', self.custom_ranges[parent.name] + '::' + e.name
+                cat, name = 'Custom Operator', self.custom_ranges[parent.name] + '::' + name
             start = e.time_range.start
             dur = e.time_range.end - start
             self.trace.append({'name': name, 'cat': cat, 'ph': 'X', 'ts': t0 + start,
@@ -97,6 +119,119 @@ class _State:
 
 
 _state = _State()
+
+# MXNet's operator names of the NDArray methods that call torch directly instead of an
+# operator-table function: (name with an NDArray operand, name with a scalar operand)
+_NDARRAY_METHODS = {
+    '__add__': ('broadcast_add', '_plus_scalar'), '__radd__': ('broadcast_add', '_plus_scalar'),
+    '__iadd__': ('broadcast_add', '_plus_scalar'),
+    '__sub__': ('broadcast_sub', '_minus_scalar'), '__rsub__': ('broadcast_sub', '_rminus_scalar'),
+    '__isub__': ('broadcast_sub', '_minus_scalar'),
+    '__mul__': ('broadcast_mul', '_mul_scalar'), '__rmul__': ('broadcast_mul', '_mul_scalar'),
+    '__imul__': ('broadcast_mul', '_mul_scalar'),
+    '__truediv__': ('broadcast_div', '_div_scalar'),
+    '__rtruediv__': ('broadcast_div', '_rdiv_scalar'),
+    '__itruediv__': ('broadcast_div', '_div_scalar'),
+    '__mod__': ('broadcast_mod', '_mod_scalar'), '__rmod__': ('broadcast_mod', '_rmod_scalar'),
+    '__imod__': ('broadcast_mod', '_mod_scalar'),
+    '__pow__': ('broadcast_power', '_power_scalar'),
+    '__rpow__': ('broadcast_power', '_rpower_scalar'),
+    '__neg__': ('_mul_scalar', '_mul_scalar'), '__abs__': ('abs', 'abs'),
+    '__eq__': ('broadcast_equal', '_equal_scalar'),
+    '__ne__': ('broadcast_not_equal', '_not_equal_scalar'),
+    '__gt__': ('broadcast_greater', '_greater_scalar'),
+    '__ge__': ('broadcast_greater_equal', '_greater_equal_scalar'),
+    '__lt__': ('broadcast_lesser', '_lesser_scalar'),
+    '__le__': ('broadcast_lesser_equal', '_lesser_equal_scalar'),
+}
+# ... and of the creation functions of mx.nd that do
+_CREATION_FUNCTIONS = {'zeros': '_zeros', 'ones': '_ones', 'full': '_full'}
+_BACKWARD_EVENT = 'autograd::engine::evaluate_function: '
+_OP_NAMES = set()   # the names of the ranges that _name_operators opens
+_SAVED = []         # (namespace, key, original, wrapper) while the ranges are installed
+
+
+def _calling_operator(event):
+    """The name of the outermost MXNet operator range around a torch event, or None."""
+    name = None
+    parent = event.cpu_parent
+    while parent is not None:
+        if parent.name in _OP_NAMES:
+            name = parent.name
+        parent = parent.cpu_parent
+    return name
+
+
+def naming():
+    """Whether operators run inside ranges named by their MXNet operator (a profiling session
+    is active): lowered Symbol graphs then run node by node to open them."""
+    return bool(_SAVED)
+
+
+def operator_range(name):
+    """A ``record_function`` range for MXNet operator ``name``, counted as that operator."""
+    _OP_NAMES.add(name)
+    return torch.profiler.record_function(name)
+
+
+def _named(fn, name):
+    def call(*args, **kwargs):
+        with torch.profiler.record_function(name):
+            return fn(*args, **kwargs)
+    return call
+
+
+def _named_method(fn, array_name, scalar_name):
+    from .ndarray.ndarray import NDArray
+
+    def method(self, *args):
+        name = array_name if args and isinstance(args[0], NDArray) else scalar_name
+        with torch.profiler.record_function(name):
+            return fn(self, *args)
+    return method
+
+
+def _install(namespace, key, wrapper):
+    if isinstance(namespace, dict):
+        original = namespace[key]
+        namespace[key] = wrapper
+    else:
+        original = getattr(namespace, key)
+        setattr(namespace, key, wrapper)
+    _SAVED.append((namespace, key, original, wrapper))
+
+
+def _name_operators(on):
+    """Wrap (``on``) or unwrap the front ends' torch calls in ranges named by MXNet operator."""
+    if not on:
+        for namespace, key, original, wrapper in reversed(_SAVED):
+            current = namespace.get(key) if isinstance(namespace, dict) \
+                else getattr(namespace, key)
+            if current is wrapper:  # left alone if replaced meanwhile (mx.contrib.amp.init)
+                if isinstance(namespace, dict):
+                    namespace[key] = original
+                else:
+                    setattr(namespace, key, original)
+        del _SAVED[:]
+        return
+    if _SAVED:
+        return
+    from .ops import registry
+    from .ndarray import ndarray as nd_module
+    from . import ndarray as nd_namespace
+    for op in {id(op): op for op in registry.all_ops().values()}.values():
+        _OP_NAMES.add(op.name)
+        for namespace in op.callers:
+            _install(namespace, '_fn', _named(namespace['_fn'], op.name))
+    for method, (array_name, scalar_name) in _NDARRAY_METHODS.items():
+        _OP_NAMES.update((array_name, scalar_name))
+        _install(nd_module.NDArray, method, _named_method(
+            nd_module.NDArray.__dict__[method], array_name, scalar_name))
+    for fname, name in _CREATION_FUNCTIONS.items():
+        _OP_NAMES.add(name)
+        wrapper = _named(getattr(nd_module, fname), name)
+        _install(nd_module, fname, wrapper)
+        _install(nd_namespace, fname, wrapper)
 
 
 @atexit.register

@@ -232,40 +232,53 @@ def opdef(attrs):
     params.update((k, (Str, None)) for k in attrs)
 
     def input_shapes(shapes, _params):
-        """Argument and aux-state shapes the prop infers once the arguments' are known."""
-        if any(s is None or not all(d > 0 for d in s) for s in shapes[:len(args)]):
-            return shapes
-        (ins, _, aux_shapes), _ = infer(op_type, attrs, shapes[:len(args)], None)
-        return [tuple(s) for s in ins] + [tuple(s) for s in aux_shapes]
+        """Argument and aux-state shapes the prop infers. As in MXNet, its infer_shape sees
+        an unknown shape as ``[]`` and a partly known one with 0 for each unknown size (a
+        deferred Gluon parameter), and a shape it returns as ``[]`` stays unknown; while some
+        argument shape is unknown, an infer_shape that fails means "not known yet"."""
+        given = [[] if s is None else list(s) for s in shapes[:len(args)]]
+        try:
+            (ins, _, aux_shapes), _ = infer(op_type, attrs, given, None)
+        except MXNetError:
+            if all(s and all(d > 0 for d in s) for s in given):
+                raise
+            return [None] * len(shapes)
+        return [tuple(int(d) for d in s) if len(s) else None for s in list(ins) + aux_shapes]
+
+    def types(in_types, _params):
+        """Argument and output types the prop infers (None where unknown): its infer_type
+        sees an unknown type as None, as in MXNet."""
+        given = [None if t is None else torch_to_np_type(t) for t in in_types[:len(args)]]
+        try:
+            _, (ins, outs, aux_types) = infer(op_type, attrs, None, given)
+            return ([None if t is None else dtype_torch(t) for t in ins + aux_types],
+                    [None if t is None else dtype_torch(t) for t in outs])
+        except MXNetError:
+            if any(t is None for t in given):
+                return None
+            raise
 
     def custom_one(*tensors, **params):
         """``custom`` for a custom operator with one output: returns that tensor, as every
         single-output implementation of the table does."""
         return custom(*tensors, **params)[0]
 
-    return OpDef('Custom', custom_one if len(outs) == 1 else custom, ('*data',), params, (),
-                 tuple(auxs), len(outs), None, tuple(outs), Custom.__doc__, None,
-                 lambda p: list(args) + list(auxs),
-                 input_shapes, True, tuple(auxs), merges=False)
+    return OpDef('Custom', custom_one if len(outs) == 1 else custom, tuple(args + auxs),
+                 params, (), tuple(auxs), len(outs), None, tuple(outs), Custom.__doc__, None,
+                 None, input_shapes, True, tuple(auxs), merges=False, infer_type=types)
 
 
 def symbol_Custom(*data, **kwargs):  # noqa: N802  (MXNet's operator name)
     """``mx.sym.Custom``: a symbol applying a custom operator. Inputs are Symbols, given in
     order or by the prop's argument / auxiliary-state names; other keyword arguments are
-    ``op_type`` and the prop's parameters (``name`` and ``attr`` as for every operator)."""
+    ``op_type`` and the prop's parameters (``name`` and ``attr`` as for every operator).
+    An input not given becomes the variable ``<name>_<input name>``, as for every operator."""
     from ..symbol.symbol import Symbol, compose_op
     name = kwargs.pop('name', None)
     attr = kwargs.pop('attr', None)
     named = {k: v for k, v in kwargs.items() if isinstance(v, Symbol)}
     params = {k: v for k, v in kwargs.items() if not isinstance(v, Symbol)}
-    op = opdef(params)
-    input_names = op.list_inputs({})
-    unknown = [k for k in named if k not in input_names]
-    if unknown:
-        raise MXNetError('Custom(op_type=%s): %s is not an input; its inputs are %s'
-                         % (params.get('op_type'), unknown[0], ', '.join(input_names)))
-    inputs = list(data) + [named[n] for n in input_names[len(data):] if n in named]
-    return compose_op(op, 'Custom', inputs, {}, params, name, attr)
+    return compose_op(opdef(params), 'Custom', list(data), named, params, name, attr)
 
 
 def Custom(*data, **kwargs):

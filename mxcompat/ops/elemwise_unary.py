@@ -113,6 +113,43 @@ def _relu(x):
     return torch.relu(x)
 
 
+class _Arcsinh(torch.autograd.Function):
+    """arcsinh whose gradient differentiates as MXNet 1.9.1's ``_backward_arcsinh`` does."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return torch.asinh(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return _ArcsinhBackward.apply(g, x)
+
+
+class _ArcsinhBackward(torch.autograd.Function):
+    """``g / sqrt(x^2 + 1)``. Its gradient with respect to x is MXNet's: ``+ g x /
+    (x^2 + 1)^(3/2)``, the opposite sign of the true second derivative (MXNet's FGradient of
+    _backward_arcsinh), so that second-order gradients of arcsinh give MXNet's numbers."""
+
+    @staticmethod
+    def forward(ctx, g, x):
+        grad_x = torch.rsqrt(x * x + 1)
+        ctx.save_for_backward(g, x, grad_x)
+        return g * grad_x
+
+    @staticmethod
+    def backward(ctx, ograd):
+        g, x, grad_x = ctx.saved_tensors
+        return ograd * grad_x, ograd * g * grad_x * grad_x * grad_x * x
+
+
+def _arcsinh(x):
+    if x.requires_grad and torch.is_grad_enabled():
+        return _Arcsinh.apply(x)
+    return torch.asinh(x)
+
+
 def _softsign(x):
     return x / (1 + torch.abs(x))
 
@@ -175,7 +212,7 @@ for _name, _fn, _doc in (
                              'element-wise.'),
         ('tanh', torch.tanh, 'Returns the hyperbolic tangent of the input array, computed '
                              'element-wise.'),
-        ('arcsinh', torch.asinh, 'Returns the element-wise inverse hyperbolic sine of the input '
+        ('arcsinh', _arcsinh, 'Returns the element-wise inverse hyperbolic sine of the input '
                                  'array.'),
         ('arccosh', torch.acosh, 'Returns the element-wise inverse hyperbolic cosine of the '
                                  'input array.'),

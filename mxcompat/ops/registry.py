@@ -89,13 +89,14 @@ class OpDef:
                  'num_visible_outputs', 'output_names', 'variadic', 'doc', 'key_var_num_args',
                  'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
                  'writes_out', 'callers', 'input_dtypes', 'float32_params', 'dtype_output',
-                 'keeps_size', 'concat_fill', 'merges', 'named_outputs', 'monitor_prefix')
+                 'keeps_size', 'concat_fill', 'merges', 'named_outputs', 'monitor_prefix',
+                 'infer_type')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
                  mutate, input_init=None, writes_out=False, input_dtypes=None,
                  float32_params=False, dtype_output=False, keeps_size=False, concat_fill=0,
-                 merges=True, named_outputs=False, monitor_prefix=None):
+                 merges=True, named_outputs=False, monitor_prefix=None, infer_type=None):
         self.name = name
         self.fn = fn
         self.inputs = tuple(inputs)
@@ -123,6 +124,9 @@ class OpDef:
         self.merges = merges
         self.named_outputs = named_outputs
         self.monitor_prefix = monitor_prefix
+        # type rule of an operator whose types its own code decides (Custom):
+        # (input torch dtypes, None where unknown), params -> (input dtypes, output dtypes)
+        self.infer_type = infer_type
 
     def rebind(self, fn, imperative_fn=None):
         """Make ``fn`` the operator's implementation (``mx.contrib.amp.init`` does, to run it

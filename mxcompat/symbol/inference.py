@@ -431,6 +431,19 @@ def infer_type(sym, args, kwargs, partial):
             if n.op is None:
                 continue
             in_types = [types[id(i)][k] for i, k in n.inputs]
+            rule = n.op.infer_type
+            if rule is not None:  # the operator's own type rule
+                if any(t is None for t in types[id(n)]):
+                    res = rule(in_types, n.params)
+                    if res is not None:
+                        for (i, k), t, new in zip(n.inputs, in_types, res[0]):
+                            if t is None and new is not None and i.op is None:
+                                types[id(i)][k] = new
+                                changed = True
+                        if all(t is not None for t in res[1]):
+                            types[id(n)] = list(res[1])
+                            changed = True
+                continue
             fixed = _fixed_dtypes(n)
             for j, t in fixed.items():
                 i, k = n.inputs[j]

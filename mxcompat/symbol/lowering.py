@@ -24,6 +24,7 @@ import sys
 import torch
 from torch.fx import Graph, GraphModule, Interpreter
 
+from .. import profiler
 from ..base import MXNetError
 
 __all__ = ['Lowered', 'place']
@@ -143,6 +144,8 @@ class Lowered(object):
 
     def __call__(self, tensors):
         """The outputs for ``tensors``."""
+        if profiler.naming():  # each operator in a range named as MXNet names it
+            return self.run_monitored(tensors, None, None)
         try:
             return self.forward(*tensors)
         except RuntimeError as err:
@@ -174,7 +177,8 @@ class Lowered(object):
     def run_monitored(self, tensors, on_inputs, on_outputs):
         """Run the graph node by node: ``on_inputs(node, tensors)`` (unless None) before each
         operator node with its input tensors in ``list_inputs`` order, ``on_outputs(node,
-        tensors)`` after it with all its outputs. Returns the outputs, as a call does."""
+        tensors)`` (unless None) after it with all its outputs. Returns the outputs, as a call
+        does."""
         return _Monitored(self.module, on_inputs, on_outputs).run(*tensors)
 
 
@@ -197,8 +201,13 @@ class _Monitored(Interpreter):
         if self.on_inputs is not None:
             self.on_inputs(node, [self.env[i] for i in n.meta[_INPUTS]])
         try:
-            res = super().run_node(n)
+            if profiler.naming():
+                with profiler.operator_range(node.op.name):
+                    res = super().run_node(n)
+            else:
+                res = super().run_node(n)
         except MXNetError as err:
             raise _in_operator(node, err) from None
-        self.on_outputs(node, (res,) if isinstance(res, torch.Tensor) else tuple(res))
+        if self.on_outputs is not None:
+            self.on_outputs(node, (res,) if isinstance(res, torch.Tensor) else tuple(res))
         return res
