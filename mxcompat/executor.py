@@ -7,7 +7,7 @@ recorded during a training forward.
 import torch
 
 from . import autograd
-from .base import MXNetError, dtype_torch
+from .base import MXNetError, dtype_torch, gc_paused
 from .context import Context, as_context, swap_context
 from .ndarray.ndarray import NDArray, wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
@@ -73,6 +73,7 @@ class Executor:
     Do not construct it directly: use ``Symbol.bind`` or ``Symbol.simple_bind``.
     """
 
+    @gc_paused
     def __init__(self, symbol, ctx, args, args_grad=None, grad_req='write', aux_states=None,
                  group2ctx=None):
         self._symbol = symbol
@@ -557,6 +558,7 @@ def _output_view(arr, shape):
     return wrap(torch.zeros(shape, dtype=t.dtype, device=t.device))
 
 
+@gc_paused
 def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_arg_names,
                 shared_exec, shared_buffer, shapes):
     """Allocate arrays from inferred shapes and types, then bind (Symbol.simple_bind)."""

@@ -7,7 +7,7 @@ auxiliary-state variables (e.g. BatchNorm's moving statistics), which are recrea
 """
 import json
 
-from ..base import MXNetError
+from ..base import MXNetError, gc_paused
 from ..ops import custom, registry
 from ..utils.mxnet_api import MXNET_VERSION, UnsupportedOperatorError, is_operator
 from .symbol import _HIDDEN_KEYS, Node, Symbol
@@ -25,6 +25,7 @@ class _Bad(Exception):
     """A problem in the JSON; turned into MXNetError naming the source."""
 
 
+@gc_paused
 def graph_from_json(text, source='JSON string'):
     """Parse MXNet symbol JSON into output entries [(Node, index)]. Every value is checked
     (types, node references, operator parameters) before it is used; a bad file raises

@@ -24,7 +24,7 @@ import sys
 import torch
 from torch.fx import Graph, GraphModule, Interpreter
 
-from ..base import MXNetError
+from ..base import MXNetError, gc_paused
 
 __all__ = ['Lowered', 'place']
 
@@ -83,6 +83,7 @@ class Lowered(object):
     """
     __slots__ = ('symbol', 'module', 'forward', '_code')
 
+    @gc_paused
     def __init__(self, symbol, params=None):
         self.symbol = symbol
         graph = Graph()
