@@ -13,7 +13,7 @@ Every case runs in a fresh subprocess (mxcompat under this interpreter, MXNet un
 ``--mxnet``), which times its phases: ``import``, ``load`` (``mx.sym.load``), ``bind``
 (``simple_bind`` with the input shapes, then the inputs set to ones), ``forward`` (the first
 ``forward`` and reading the output back) and ``forward2`` (a second one); and reports its peak
-resident memory (``ru_maxrss``). Each case runs ``--repeat`` times; the table shows the medians.
+resident memory (VmHWM). Each case runs ``--repeat`` times; the table shows the medians.
 """
 import argparse
 import json
@@ -22,6 +22,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+from harness import peak_rss_mb
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -56,7 +58,6 @@ def _dump(path, jnodes, arg_nodes):
 
 def worker(backend, path):
     """Runs one case in this process and prints its phase times and peak RSS as JSON."""
-    import resource
     import time
     times, cpu = {}, {}
     t, c = time.perf_counter(), time.process_time()
@@ -79,7 +80,7 @@ def worker(backend, path):
         t, c = time.perf_counter(), time.process_time()
         out = exe.forward(is_train=False)[0].asnumpy()
         times[phase], cpu[phase] = time.perf_counter() - t, time.process_time() - c
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    rss = peak_rss_mb()
     print(json.dumps({'times': times, 'cpu': cpu, 'rss_mb': rss, 'out': float(out.sum())}))
 
 
@@ -129,7 +130,7 @@ def main():
                         case, backend, 'wall' if clock == 'times' else 'cpu',
                         ' '.join('%9.2f' % med[p] for p in PHASES), total, rss), flush=True)
     print('seconds per phase, median of %d runs (wall clock, and CPU time of the process); '
-          'total excludes import; peak MB: ru_maxrss' % args.repeat)
+          'total excludes import; peak MB: VmHWM' % args.repeat)
 
 
 if __name__ == '__main__':
