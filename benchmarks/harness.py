@@ -52,6 +52,42 @@ class Workload:
         self.items, self.first_call = items, first_call
 
 
+def _status_mb(field):
+    """A memory figure of this process from /proc/self/status, in MiB (None elsewhere)."""
+    try:
+        with open('/proc/self/status') as f:
+            for line in f:
+                if line.startswith(field + ':'):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return None
+
+
+def reset_peak_rss():
+    """Starts a new peak-memory measurement of this process; returns its resident memory
+    now, in MiB. On Linux the peak (VmHWM) is reset to the current size; elsewhere the
+    peak is the process's own (``ru_maxrss``)."""
+    try:
+        with open('/proc/self/clear_refs', 'w') as f:
+            f.write('5')
+    except OSError:
+        pass
+    now = _status_mb('VmRSS')
+    return now if now is not None else peak_rss_mb()
+
+
+def peak_rss_mb():
+    """The peak resident memory of this process since ``reset_peak_rss`` (or its start), in
+    MiB: VmHWM, which unlike ``ru_maxrss`` does not carry over the parent's peak into a
+    subprocess."""
+    peak = _status_mb('VmHWM')
+    if peak is None:
+        import resource
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    return peak
+
+
 def _has(root, dotted):
     for part in dotted.split('.'):
         if not hasattr(root, part):

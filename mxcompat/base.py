@@ -4,6 +4,8 @@ Every other module converts dtypes and parses operator attributes through this f
 there is exactly one mapping between numpy, torch and MXNet's type flags.
 """
 import ast
+import functools
+import gc
 import numbers
 import os
 import platform
@@ -39,6 +41,23 @@ def env_seconds(name, default):
     if not seconds > 0:
         raise MXNetError('%s must be a positive number of seconds, not %r' % (name, value))
     return seconds
+
+
+def gc_paused(fn):
+    """Decorator: ``fn`` runs with Python's cyclic garbage collector paused (as it was again
+    afterwards). For passes over a whole graph, which create many long-lived objects: every
+    automatic collection during them would walk all of those objects again, which takes most
+    of the time of loading or binding a graph of 100,000 nodes."""
+    @functools.wraps(fn)
+    def paused(*args, **kwargs):
+        if not gc.isenabled():
+            return fn(*args, **kwargs)
+        gc.disable()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            gc.enable()
+    return paused
 
 
 class NotImplementedForSymbol(MXNetError):

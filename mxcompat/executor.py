@@ -7,7 +7,7 @@ recorded during a training forward.
 import torch
 
 from . import autograd
-from .base import MXNetError, dtype_torch
+from .base import MXNetError, dtype_torch, gc_paused
 from .context import Context, as_context, swap_context
 from .ndarray.ndarray import NDArray, wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
@@ -70,11 +70,14 @@ def _as_list_or_dict(arrays, names, what):
 class Executor:
     """Executor is the object providing efficient symbolic graph execution and optimization.
 
-    Do not construct it directly: use ``Symbol.bind`` or ``Symbol.simple_bind``.
+    Do not construct it directly: use ``Symbol.bind`` or ``Symbol.simple_bind`` (which passes
+    ``out_shapes``, the output shapes its shape inference found for the arrays it made, so
+    that binding does not infer them again).
     """
 
+    @gc_paused
     def __init__(self, symbol, ctx, args, args_grad=None, grad_req='write', aux_states=None,
-                 group2ctx=None):
+                 group2ctx=None, out_shapes=None):
         self._symbol = symbol
         self._ctx = as_context(ctx) if not isinstance(ctx, Context) else ctx
         self._group2ctx = group2ctx
@@ -107,7 +110,8 @@ class Executor:
             raise MXNetError('bind: aux_states are required for %s' % ', '.join(aux_names))
         self.aux_arrays = _as_list_or_dict(aux_states, aux_names, 'aux_states') \
             if aux_names else []
-        self._out_shapes = self._check_shapes()
+        # simple_bind's arrays have the shapes its inference found, with these outputs
+        self._out_shapes = self._check_shapes() if out_shapes is None else out_shapes
         # lowered at bind: the operators' implementations are those of the table now (a
         # later mx.contrib.amp.init does not change a bound executor)
         self._graph = Lowered(symbol, _consumer_sized_params(symbol, dict(
@@ -557,6 +561,7 @@ def _output_view(arr, shape):
     return wrap(torch.zeros(shape, dtype=t.dtype, device=t.device))
 
 
+@gc_paused
 def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_arg_names,
                 shared_exec, shared_buffer, shapes):
     """Allocate arrays from inferred shapes and types, then bind (Symbol.simple_bind)."""
@@ -565,7 +570,7 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
                                   'by mxcompat')
     # as MXNet, only tuple-valued keywords are shapes; anything else is ignored
     shapes = {k: v for k, v in shapes.items() if isinstance(v, (tuple, list))}
-    arg_shapes, _, aux_shapes = symbol.infer_shape(**shapes)
+    arg_shapes, out_shapes, aux_shapes = symbol.infer_shape(**shapes)
     if arg_shapes is None:
         partial = symbol.infer_shape_partial(**shapes)[0]
         unknown = [n for n, s in zip(symbol.list_arguments(), partial) if not s or 0 in s]
@@ -594,4 +599,4 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
     aux = [wrap(torch.zeros(s, dtype=dtype_torch(t) if t is not None else torch.float32,
                             device=dev)) for s, t in zip(aux_shapes, aux_types)]
     return Executor(symbol, ctx, args, grads, [reqs.get(n, 'null') for n in names], aux,
-                    group2ctx)
+                    group2ctx, out_shapes)

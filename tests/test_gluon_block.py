@@ -248,6 +248,18 @@ def test_load_mxnet_parameters(name, legacy):
     _check_outputs(net, inputs, name, 'predict')
 
 
+@pytest.mark.parametrize('name', sorted(W.MODELS))
+def test_load_mxnet_parameters_into_initialized(name):
+    """Parameters that exist already take MXNet's file into their own tensors (read straight
+    into them), which stay the tensors a torch optimizer may hold."""
+    net, inputs = _seeded(name)
+    held = {k: [d._t for d in p._data] for k, p in net.collect_params().items()}
+    net.load_parameters(os.path.join(DIR, name + '.params'))
+    _check_outputs(net, inputs, name, 'predict')
+    for k, p in net.collect_params().items():
+        assert all(d._t is t for d, t in zip(p._data, held[k]))
+
+
 @pytest.mark.parametrize('name', sorted(n for n in W.MODELS if n != 'shared'))
 def test_summary(name):
     net, inputs = _seeded(name)

@@ -82,6 +82,39 @@ def test_load_frombuffer_mxnet_file(name):
     _check_loaded(entry, mx.nd.load_frombuffer(bytearray(buf)))
 
 
+@pytest.mark.parametrize('name', CASES)
+def test_iter_params_mxnet_file(name):
+    """The streaming reader yields the keys (None for unnamed arrays) and arrays of MXNet's
+    file, in its order."""
+    entry = MANIFEST[name]
+    got = list(ser.iter_params(os.path.join(FX, entry['file'])))
+    exp = _expected(entry)
+    assert len(got) == len(exp)
+    named = entry['kind'] == 'dict' and entry['keys']
+    assert [k for k, _ in got] == (entry['keys'] if named else [None] * len(exp))
+    for (_, t), (_, _, want) in zip(got, exp):
+        assert isinstance(t, torch.Tensor)
+        np.testing.assert_array_equal(_bits(wrap(t)), want)
+
+
+def test_params_file_reads_into_given_tensors():
+    """``ParamsFile.arrays(into=...)`` reads an array straight into the tensor ``into`` gives
+    for it, and refuses one of another shape or dtype."""
+    entry = MANIFEST['dict_float32']
+    path = os.path.join(FX, entry['file'])
+    exp = _expected(entry)
+    targets = [torch.empty(want.shape, dtype=torch.float32) for _, _, want in exp]
+    with ser.ParamsFile(path) as pf:
+        assert pf.keys == entry['keys'] and len(pf) == len(exp)
+        got = list(pf.arrays(into=lambda i, key, shape, dtype: targets[i]))
+    for (_, t), target, (_, _, want) in zip(got, targets, exp):
+        assert t is target
+        np.testing.assert_array_equal(t.numpy(), want)
+    with ser.ParamsFile(path) as pf:
+        with pytest.raises(MXNetError, match='contiguous CPU tensor of its shape and dtype'):
+            list(pf.arrays(into=lambda i, key, shape, dtype: torch.empty((1, 2, 3, 4, 5))))
+
+
 @pytest.mark.parametrize('name', WRITABLE)
 def test_save_is_byte_identical(name, tmp_path):
     entry = MANIFEST[name]

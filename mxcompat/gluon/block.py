@@ -28,6 +28,7 @@ from ..utils import fileio
 from ..base import mx_real_t, MXNetError, MXNetAssertionError, MXNetValueError, dtype_torch
 from ..context import Context, swap_context, context_of_device
 from ..ndarray.ndarray import NDArray, wrap, _unwrap_tree
+from ..ndarray.serialization import ParamsFile
 from ..symbol import Symbol, load_json
 from .parameter import Parameter, TorchParameter, ParameterDict, DeferredInitializationError, \
     _TRACE
@@ -690,16 +691,24 @@ class Block(torch.nn.Module):
             Only valid if cast_dtype=True, specify the source of the dtype for casting
             the parameters
         """
-        loaded = ndarray.load(filename)
+        with ParamsFile(filename) as pf:
+            self._load_parameters(pf, filename, ctx, allow_missing, ignore_extra, cast_dtype,
+                                  dtype_source)
+
+    def _load_parameters(self, pf, filename, ctx, allow_missing, ignore_extra, cast_dtype,
+                         dtype_source):
+        """load_parameters from the opened file ``pf``: the names are checked before any
+        array is read; an array goes straight into the memory of its initialised parameter
+        where it has the parameter's shape, dtype and device (CPU)."""
+        loaded = pf.keys or []
         params = self._collect_params_with_prefix()
-        if not loaded and not params:
+        if not len(pf) and not params:
             return
-        if not isinstance(loaded, dict):
+        if pf.keys is None:
             raise MXNetError("load_parameters: '%s' holds a list of %d unnamed arrays, not "
-                             'named parameters' % (filename, len(loaded)))
-        if not any('.' in i for i in loaded.keys()):
+                             'named parameters' % (filename, len(pf)))
+        if not any('.' in i for i in loaded):
             # legacy file written by save_params: names are prefixed parameter names
-            del loaded
             self.collect_params().load(filename, ctx, allow_missing, ignore_extra, self.prefix,
                                        cast_dtype=cast_dtype, dtype_source=dtype_source)
             return
@@ -713,15 +722,28 @@ class Block(torch.nn.Module):
                     raise MXNetAssertionError(
                         "Parameter '%s' is missing in file '%s', which contains parameters: "
                         '%s. Set allow_missing=True to ignore missing parameters.' % (
-                            name, filename, _brief_print_list(loaded.keys())))
-        for name in loaded:
+                            name, filename, _brief_print_list(loaded)))
+        ctxs = [ctx] if isinstance(ctx, Context) else ctx
+
+        def into(_, name, shape, dtype):
+            param = params.get(name)
+            data = getattr(param, '_data', None)
+            if not data or ctxs is not None and set(ctxs) != set(param.list_ctx()):
+                return None
+            t = data[0]._t
+            if t.device.type == 'cpu' and t.dtype == dtype and tuple(t.shape) == shape and \
+                    t.is_contiguous():
+                return t  # _load_init below then finds the data in place
+            return None
+
+        for name, t in pf.arrays(into):
             if not ignore_extra and name not in params:
                 raise MXNetValueError(
                     "Parameter '%s' loaded from file '%s' is not present in ParameterDict, "
                     'which contains parameters %s. Set ignore_extra=True to ignore. ' % (
                         name, filename, _brief_print_list(self._params.keys())))
             if name in params:
-                params[name]._load_init(loaded[name], ctx, cast_dtype=cast_dtype,
+                params[name]._load_init(wrap(t), ctx, cast_dtype=cast_dtype,
                                         dtype_source=dtype_source)
 
     def load_params(self, filename, ctx=None, allow_missing=False,

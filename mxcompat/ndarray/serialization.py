@@ -26,8 +26,10 @@ and the array. Limits: at most :data:`MAX_NDIM` dimensions, no negative dimensio
 expanded to dense only up to ``MXCOMPAT_MAX_SPARSE_DENSE_BYTES`` bytes (default 256 MiB; set the
 environment variable to load larger ones).
 """
+import mmap
 import os
 import struct
+import sys
 
 import numpy as np
 import torch
@@ -35,8 +37,8 @@ import torch
 from ..utils.fileio import atomic_writer
 from ..base import MXNetError, BFLOAT16_NP, dtype_from_flag, string_types
 
-__all__ = ['save', 'load', 'load_frombuffer', 'dumps', 'loads', 'save_raw_bytes',
-           'load_raw_bytes']
+__all__ = ['save', 'load', 'load_frombuffer', 'dumps', 'loads', 'ParamsFile', 'iter_params',
+           'save_raw_bytes', 'load_raw_bytes']
 
 LIST_MAGIC = 0x112
 V1_MAGIC = 0xF993FAC8
@@ -76,6 +78,7 @@ for _flag in range(13):
 _TORCH_FLAG = {torch.float32: 0, torch.float64: 1, torch.float16: 2, torch.uint8: 3,
                torch.int32: 4, torch.int8: 5, torch.int64: 6, torch.bool: 7, torch.int16: 8,
                torch.uint16: 9, torch.uint32: 10, torch.uint64: 11, torch.bfloat16: 12}
+_FLAG_TORCH = {flag: dtype for dtype, flag in _TORCH_FLAG.items()}
 
 
 class _Corrupt(Exception):
@@ -84,14 +87,17 @@ class _Corrupt(Exception):
 
 # --------------------------------------------------------------------------------- reading
 class _Reader:
-    __slots__ = ('buf', 'pos', 'end', 'zero_d', 'saw_zero_d')
+    __slots__ = ('buf', 'pos', 'end', 'zero_d', 'saw_zero_d', 'deferred')
 
-    def __init__(self, buf, zero_d):
+    def __init__(self, buf, zero_d, deferred=False):
         self.buf = buf
         self.pos = 0
         self.end = len(buf)
         self.zero_d = zero_d  # read V1/V2 ndim == 0 as a 0-d array (else as "no array")
         self.saw_zero_d = False
+        # dense arrays as _Data (where their bytes are) rather than tensors, to be read from
+        # the file by _read_data (buf is then the file mapped into memory)
+        self.deferred = deferred
 
     def need(self, n, what):
         if n < 0 or self.end - self.pos < n:
@@ -131,7 +137,9 @@ class _Reader:
     def ctx(self):
         return self.unpack(_I32X2, 'context')
 
-    def tensor(self, flag, shape, what):
+    def tensor(self, flag, shape, what, deferred=False):
+        """The array of type ``flag`` and ``shape`` whose bytes start here: a tensor holding a
+        copy of them, or with ``deferred`` a _Data saying where they are."""
         dt = _READ_DTYPE.get(flag)
         if dt is None:
             raise _Corrupt('%s has unknown type flag %d' % (what, flag))
@@ -140,12 +148,13 @@ class _Reader:
             count *= d
         nbytes = count * dt.itemsize
         self.need(nbytes, what + ' data')
-        a = np.frombuffer(self.buf, dtype=dt, count=count, offset=self.pos).reshape(shape)
+        if deferred:
+            data = _Data(self.pos, flag, shape)
+        else:
+            a = np.frombuffer(self.buf, dtype=dt, count=count, offset=self.pos).reshape(shape)
+            data = _tensor(a.astype(dt.newbyteorder('='), copy=True), flag)
         self.pos += nbytes
-        t = torch.from_numpy(a.astype(dt.newbyteorder('='), copy=True))
-        if flag == 12:
-            t = t.view(torch.int16).view(torch.bfloat16)
-        return t
+        return data
 
     def array(self, index):
         what = 'array %d' % index
@@ -196,7 +205,7 @@ class _Reader:
         if legacy_shape and not shape and dev_type not in _DEV_TYPES:
             raise _Corrupt('%s has an invalid context' % what)
         flag = self.i32(what + ' type flag')
-        return self.tensor(flag, shape, what)
+        return self.tensor(flag, shape, what, self.deferred)
 
     def names(self, n):
         count = self.u64('key count')
@@ -213,6 +222,47 @@ class _Reader:
             except UnicodeDecodeError:
                 raise _Corrupt('key %d is not valid UTF-8' % i) from None
         return keys
+
+
+class _Data:
+    """Where the bytes of a dense array are in a file: its offset, type flag and shape."""
+    __slots__ = ('offset', 'flag', 'shape')
+
+    def __init__(self, offset, flag, shape):
+        self.offset, self.flag, self.shape = offset, flag, shape
+
+
+def _tensor(a, flag):
+    """The tensor of numpy array ``a`` in native byte order (no copy) holding type ``flag``."""
+    t = torch.from_numpy(a)
+    if flag == 12:
+        t = t.view(torch.int16).view(torch.bfloat16)
+    return t
+
+
+def _read_data(f, data, source, out=None):
+    """The tensor of ``data`` (a _Data) read from file ``f`` straight into its memory: into
+    ``out`` where given (a contiguous CPU tensor of its shape and type), else into a new
+    tensor (torch's allocation: numpy's asks the kernel for huge pages, which makes the first
+    write of every page several times slower)."""
+    if out is None:
+        out = torch.empty(data.shape, dtype=_FLAG_TORCH[data.flag])
+    raw = out.detach().reshape(-1).view(torch.uint8).numpy()
+    if raw.nbytes:
+        f.seek(data.offset)
+        view = memoryview(raw)
+        pos = 0
+        while pos < raw.nbytes:  # readinto may return less than asked
+            n = f.readinto(view[pos:])
+            if not n:
+                raise MXNetError('Invalid NDArray file format (%s): the file ended while '
+                                 'its arrays were read (did it change?)' % source)
+            pos += n
+        view.release()
+        size = _READ_DTYPE[data.flag].itemsize
+        if sys.byteorder == 'big' and size > 1:  # the file is little endian
+            raw.view('<u%d' % size).byteswap(inplace=True)
+    return out
 
 
 def _checked_shape(shape, what, unknown_ok):
@@ -265,8 +315,8 @@ def _densify(stype, shape, values, aux, what):
     return dense
 
 
-def _parse(buf, zero_d):
-    r = _Reader(buf, zero_d)
+def _parse(buf, zero_d, deferred):
+    r = _Reader(buf, zero_d, deferred)
     magic, _ = r.unpack(_U64X2, 'header')
     if magic != LIST_MAGIC:
         raise _Corrupt('bad header 0x%X (expected 0x%X)' % (magic, LIST_MAGIC))
@@ -278,17 +328,154 @@ def _parse(buf, zero_d):
     return tensors, keys, r.saw_zero_d
 
 
-def loads(buf, source='buffer'):
-    """Parse MXNet NDArray-file bytes into ``(list of torch.Tensor, list of str keys)``."""
+def loads(buf, source='buffer', deferred=False):
+    """Parse MXNet NDArray-file bytes into ``(list of torch.Tensor, list of str keys)``; with
+    ``deferred`` the dense arrays come as _Data, for _read_data."""
     try:
         try:
-            tensors, keys, saw_zero_d = _parse(buf, zero_d=True)
+            tensors, keys, _ = _parse(buf, True, deferred)
         except _Corrupt:
             # a V1/V2 ndim of 0 may also be a "no array" entry written by MXNet's C++ API
-            tensors, keys, saw_zero_d = _parse(buf, zero_d=False)
+            tensors, keys, _ = _parse(buf, False, deferred)
     except _Corrupt as err:
         raise MXNetError('Invalid NDArray file format (%s): %s' % (source, err)) from None
     return tensors, keys
+
+
+class ParamsFile(object):
+    """An MXNet NDArray file (``.params``, ``mx.nd.save``) opened for reading one array at a
+    time.
+
+    Opening reads and checks the file's whole structure (every header, length and name, as
+    ``mx.nd.load`` checks it) through a read-only memory map, touching only the pages that
+    hold them; ``arrays`` then reads the arrays in file order, each straight from the file
+    into the memory of its tensor. Use it as a context manager (or call ``close``).
+
+    Parameters
+    ----------
+    fname : str or os.PathLike
+        The file.
+
+    Attributes
+    ----------
+    keys : list of str, or None
+        The arrays' keys, in file order; None for a file of unnamed arrays (``mx.nd.save`` of
+        a list).
+
+    Raises
+    ------
+    MXNetError
+        When the file cannot be read or is not a valid NDArray file, naming it and the
+        problem.
+    """
+
+    def __init__(self, fname):
+        if not isinstance(fname, string_types + (os.PathLike,)):
+            raise TypeError('fname required to be a string')
+        self.source = os.fspath(fname)
+        try:
+            self._file = open(self.source, 'rb')
+        except OSError as err:
+            raise MXNetError('mx.nd.load: cannot open "%s": %s'
+                             % (self.source, err.strerror or err)) from None
+        try:
+            self._items, keys = self._index()
+        except BaseException:
+            self._file.close()
+            raise
+        self.keys = keys or None
+
+    def _index(self):
+        """The arrays (as _Data where dense) and keys of the file: read through a memory map,
+        or where the file cannot be mapped (a pipe, ...) from a copy of it."""
+        f = self._file
+        try:
+            size = os.fstat(f.fileno()).st_size
+            view = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b''
+        except (OSError, ValueError):
+            try:
+                return loads(f.read(), self.source)
+            except OSError as err:
+                raise MXNetError('mx.nd.load: cannot read "%s": %s'
+                                 % (self.source, err.strerror or err)) from None
+        try:
+            return loads(view, self.source, deferred=True)
+        finally:
+            if size:
+                view.close()
+
+    def __len__(self):
+        return len(self._items)
+
+    def arrays(self, into=None):
+        """Reads the arrays in file order, holding none after it was yielded.
+
+        Parameters
+        ----------
+        into : callable, optional
+            ``into(index, key, shape, dtype)`` (``key`` None in a file of unnamed arrays,
+            ``dtype`` a torch dtype) may return a contiguous CPU tensor of that shape and
+            dtype: the array is then read straight into it (e.g. a parameter's memory), and it
+            is the tensor yielded. Otherwise (None) a new tensor is made.
+
+        Yields
+        ------
+        (str or None, torch.Tensor)
+            The array's key and the array, on the CPU. Sparse arrays come as dense tensors.
+        """
+        items, keys = self._items, self.keys
+        for i, data in enumerate(items):
+            key = keys[i] if keys else None
+            if isinstance(data, _Data):
+                out = None
+                if into is not None:
+                    out = into(i, key, data.shape, _FLAG_TORCH[data.flag])
+                    if out is not None and not (
+                            out.device.type == 'cpu' and out.is_contiguous() and
+                            tuple(out.shape) == data.shape and
+                            out.dtype == _FLAG_TORCH[data.flag]):
+                        raise MXNetError('ParamsFile.arrays: into() returned a tensor of '
+                                         'shape %s, %s for array %d (%s, shape %s): return a '
+                                         'contiguous CPU tensor of its shape and dtype, or None'
+                                         % (tuple(out.shape), out.dtype, i, key, data.shape))
+                data = _read_data(self._file, data, self.source, out)
+            yield key, data
+
+    def close(self):
+        """Closes the file."""
+        self._file.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def iter_params(fname):
+    """Reads an MXNet NDArray file (``.params``, ``mx.nd.save``) one array at a time, for
+    converters: the file's structure is read and checked first (a bad file raises MXNetError
+    naming it and the problem before anything is yielded), then each array is read straight
+    from the file into its own tensor and yielded before the next is read, so that streaming
+    a file takes memory for one array at a time (see ``ParamsFile``).
+
+    Parameters
+    ----------
+    fname : str or os.PathLike
+        The file.
+
+    Yields
+    ------
+    (str or None, torch.Tensor)
+        The array's key (None in a file of unnamed arrays) and the array, on the CPU.
+
+    Examples
+    --------
+    >>> from safetensors.torch import save_file
+    >>> save_file(dict(iter_params('net-0000.params')), 'net.safetensors')
+    """
+    with ParamsFile(fname) as pf:
+        yield from pf.arrays()
 
 
 def _result(tensors, keys):
@@ -314,15 +501,8 @@ def load(fname):
     list of NDArray, or dict of str to NDArray
         Loaded data, on the CPU.
     """
-    if not isinstance(fname, string_types + (os.PathLike,)):
-        raise TypeError('fname required to be a string')
-    try:
-        with open(fname, 'rb') as f:
-            buf = f.read()
-    except OSError as err:
-        raise MXNetError('mx.nd.load: cannot open "%s": %s' % (fname, err.strerror or err)) \
-            from None
-    return _result(*loads(buf, os.fspath(fname)))
+    with ParamsFile(fname) as pf:
+        return _result([t for _, t in pf.arrays()], pf.keys)
 
 
 def load_frombuffer(buf):

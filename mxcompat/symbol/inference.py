@@ -10,7 +10,7 @@ import itertools
 
 import torch
 
-from ..base import MXNetError, dtype_torch, dtype_np, dtype_from_flag, to_shape
+from ..base import MXNetError, gc_paused, dtype_torch, dtype_np, dtype_from_flag, to_shape
 from .lowering import place
 
 __all__ = ['infer_shape', 'infer_type', 'run_meta', 'entry_shapes']
@@ -199,6 +199,7 @@ def infer_bound_shapes(sym, shapes, dtypes):
     return _collect(sym, nodes, entries, True, ())[0]
 
 
+@gc_paused
 def entry_shapes(sym, given, given_dtypes=None):
     """Shapes and torch dtypes of every entry of the graph: ``(nodes, shapes, dtypes)`` where
     ``shapes[id(node)][k]`` is the shape of output ``k`` of ``node`` (None if unknown) and
@@ -209,10 +210,13 @@ def entry_shapes(sym, given, given_dtypes=None):
     dtypes = {id(n): [given_dtypes.get(n.name) or _var_dtype(n)] if n.op is None else None
               for n in nodes}
     checked = set()  # nodes run with all input shapes known
+    # nodes run with all input shapes known that gave their output shapes: nothing about
+    # them changes later (a disagreement with them raises when the other side runs)
+    done = set()
     for _ in range(3):
         changed = False
         for n in nodes:
-            if n.op is None:
+            if n.op is None or id(n) in done:
                 continue
             in_shapes = [shapes[id(i)][k] for i, k in n.inputs]
             rule = n.op.infer_shape
@@ -268,6 +272,8 @@ def entry_shapes(sym, given, given_dtypes=None):
                     raise MXNetError('Error in operator %s: %s' % (n.name, err)) from None
                 if complete_in:
                     checked.add(id(n))
+                    if res is not None and all(_known(o) for o in res[0]):
+                        done.add(id(n))
                 if res is not None:
                     outs, out_dt = res
                     merged = []
@@ -412,6 +418,7 @@ def _collect(sym, nodes, state, partial, unknown):
     return (arg, out, aux), complete
 
 
+@gc_paused
 def infer_type(sym, args, kwargs, partial):
     """((arg_types, out_types, aux_types), complete); types are numpy types."""
     given = {k: dtype_torch(v) for k, v in _given(sym, args, kwargs, 'type').items()}

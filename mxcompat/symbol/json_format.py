@@ -7,7 +7,7 @@ auxiliary-state variables (e.g. BatchNorm's moving statistics), which are recrea
 """
 import json
 
-from ..base import MXNetError
+from ..base import MXNetError, gc_paused
 from ..ops import custom, registry
 from ..utils.mxnet_api import MXNET_VERSION, UnsupportedOperatorError, is_operator
 from .symbol import _HIDDEN_KEYS, Node, Symbol
@@ -43,6 +43,7 @@ def parse_json(text, source='JSON string'):
         raise MXNetError('Failed to parse symbol JSON (%s): %s' % (source, err)) from None
 
 
+@gc_paused
 def graph_from_json(text, source='JSON string'):
     """Parse MXNet symbol JSON (str, or UTF-8 bytes) into output entries [(Node, index)]. Every
     value is checked (types, node references, operator parameters) before it is used; a bad

@@ -25,7 +25,7 @@ import torch
 from torch.fx import Graph, GraphModule, Interpreter
 
 from .. import profiler
-from ..base import MXNetError
+from ..base import MXNetError, gc_paused
 
 __all__ = ['Lowered', 'place']
 
@@ -84,6 +84,7 @@ class Lowered(object):
     """
     __slots__ = ('symbol', 'module', 'forward', '_code')
 
+    @gc_paused
     def __init__(self, symbol, params=None):
         self.symbol = symbol
         graph = Graph()

@@ -12,7 +12,7 @@ import os
 
 from ..base import MXNetError
 from .inference import entry_shapes
-from .symbol import Node, Symbol, _topo
+from .symbol import Node, Symbol, _topo, graph_changed
 
 __all__ = ['cse_enabled', 'eliminate_common_expr', 'check_gradient_graph', 'executor_debug_str']
 
@@ -94,6 +94,7 @@ def eliminate_common_expr(symbol):
             return Symbol(outputs)
         for node in nodes:
             node.inputs = [(replace.get(id(i), i), k) for i, k in node.inputs]
+        graph_changed()
         outputs = [(replace.get(id(n), n), k) for n, k in outputs]
         if copy_op is None:
             from ..ops import registry

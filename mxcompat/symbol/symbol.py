@@ -6,7 +6,7 @@ exactly what ``tojson()`` writes. Graphs execute through :mod:`mxcompat.executor
 """
 
 from .. import attribute, name as _name
-from ..base import (MXNetError, NotImplementedForSymbol, attr_to_string, dtype_flag,
+from ..base import (MXNetError, gc_paused, NotImplementedForSymbol, attr_to_string, dtype_flag,
                     string_types, numeric_types)
 from ..ops import registry
 
@@ -68,6 +68,16 @@ class Node:
         return tuple(i for i, n in enumerate(names) if n in self.op.aux)
 
 
+_VERSION = [0]  # counts changes to the inputs of nodes that Symbols may hold
+
+
+def graph_changed():
+    """Tell the Symbols that the inputs of nodes they may hold have changed (their cached
+    node orders are then recomputed); call it after any such change."""
+    _VERSION[0] += 1
+
+
+@gc_paused
 def _topo(outputs):
     """Nodes reachable from output entries in MXNet's DFS post-order."""
     order, seen = [], set()
@@ -92,12 +102,13 @@ def _topo(outputs):
 
 class Symbol:
     """Symbol is symbolic graph of the mxnet."""
-    __slots__ = ('_outputs', '__weakref__')
+    __slots__ = ('_outputs', '_order', '__weakref__')
     # numpy defers binary operators with a Symbol on the right
     __array_priority__ = 1000.0
 
     def __init__(self, outputs):
         self._outputs = list(outputs)
+        self._order = None
 
     # ------------------------------------------------------------------ structure
     @property
@@ -114,7 +125,12 @@ class Symbol:
         return self._outputs[0][0].name
 
     def _nodes(self):
-        return _topo(self._outputs)
+        """The graph's nodes in MXNet's order (a tuple, kept until the graph changes: a new
+        ``_outputs`` list, or ``graph_changed``)."""
+        order = self._order
+        if order is None or order[0] != _VERSION[0] or order[1] is not self._outputs:
+            order = self._order = (_VERSION[0], self._outputs, tuple(_topo(self._outputs)))
+        return order[2]
 
     def __len__(self):
         return len(self._outputs)
@@ -172,6 +188,7 @@ class Symbol:
 
     def __setstate__(self, state):
         self._outputs = load_json(state['handle'])._outputs
+        self._order = None
 
     def __reduce__(self):
         return (load_json, (self.tojson(),))
@@ -360,6 +377,7 @@ class Symbol:
         for node in self._nodes():
             node.inputs = [replace.get(id(i), (i, k)) if i.op is None else (i, k)
                            for i, k in node.inputs]
+        graph_changed()
         self._outputs = [replace.get(id(n), (n, i)) if n.op is None else (n, i)
                          for n, i in self._outputs]
         if name is not None and len(self._outputs) == 1 and self._outputs[0][0].op is not None:
