@@ -233,7 +233,7 @@ def _cli(args, capsys):
 
 
 @pytest.mark.parametrize('args, problem', [
-    (['nope.params'], r'cannot read "nope.params": No such file'),
+    (['nope.params'], r'cannot open "nope.params": No such file'),
     (['x-symbol.json'], 'give its parameter file too'),
     (['a.params', 'b.params'], 'INPUT must be one parameter file'),
     (['a', 'b', '--epoch', '1'], '--epoch takes one checkpoint prefix'),

@@ -74,7 +74,6 @@ DTYPES = {'float16': torch.float16, 'bfloat16': torch.bfloat16, 'float32': torch
           'float64': torch.float64}
 PROGRESS_BYTES = 256 * 2 ** 20
 """Files at least this large get a progress bar even when stderr is not a terminal."""
-_CHUNK = 16 * 2 ** 20
 _PROGRAMS = ('pt2', 'onnx')
 
 
@@ -106,28 +105,17 @@ def read_params(path, quiet=True):
     (list of str, or None; list of torch.Tensor)
         The keys (None for a list file) and the arrays, in file order.
     """
-    from ..ndarray.serialization import loads
-    try:
-        with open(path, 'rb') as f:
-            size = os.fstat(f.fileno()).st_size
-            buf = bytearray(size)
-            view = memoryview(buf)
-            bar = _progress(size, 'reading ' + os.path.basename(path), quiet)
-            pos = 0
-            while pos < size:
-                n = f.readinto(view[pos:pos + _CHUNK])
-                if not n:
-                    break
-                pos += n
-                if bar is not None:
-                    bar.update(n)
+    from ..ndarray.serialization import ParamsFile
+    with ParamsFile(path) as pf:  # checks the whole structure before reading an array
+        bar = _progress(os.path.getsize(path), 'reading ' + os.path.basename(path), quiet)
+        tensors = []
+        for _, t in pf.arrays():
+            tensors.append(t)
             if bar is not None:
-                bar.close()
-            view.release()
-    except OSError as err:
-        raise MXNetError('cannot read "%s": %s' % (path, err.strerror or err)) from None
-    tensors, keys = loads(buf if pos == size else buf[:pos], path)
-    return (keys or None), tensors
+                bar.update(t.numel() * t.element_size())
+        if bar is not None:
+            bar.close()
+        return pf.keys, tensors
 
 
 # ------------------------------------------------------------------------------- inputs
