@@ -141,6 +141,12 @@ class Lowered(object):
         self.forward = self.module.forward
         self._code = type(self.module).forward.__code__
 
+    def recompile(self):
+        """Regenerate ``forward`` after an edit of ``module.graph``."""
+        self.module.recompile()
+        self.forward = self.module.forward
+        self._code = type(self.module).forward.__code__
+
     def __call__(self, tensors, forward=None):
         """The outputs for ``tensors``; ``forward`` runs in place of the generated function
         (a compiled one)."""
