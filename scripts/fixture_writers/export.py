@@ -19,13 +19,9 @@ import zlib
 
 import numpy as np
 
-ZOO = ['alexnet', 'densenet121', 'densenet161', 'densenet169', 'densenet201', 'inceptionv3',
-       'mobilenet0.25', 'mobilenet0.5', 'mobilenet0.75', 'mobilenet1.0',
-       'mobilenetv2_0.25', 'mobilenetv2_0.5', 'mobilenetv2_0.75', 'mobilenetv2_1.0',
-       'resnet18_v1', 'resnet34_v1', 'resnet50_v1', 'resnet101_v1', 'resnet152_v1',
-       'resnet18_v2', 'resnet34_v2', 'resnet50_v2', 'resnet101_v2', 'resnet152_v2',
-       'squeezenet1.0', 'squeezenet1.1', 'vgg11', 'vgg13', 'vgg16', 'vgg19',
-       'vgg11_bn', 'vgg13_bn', 'vgg16_bn', 'vgg19_bn']
+from .model_zoo import NAMES
+
+ZOO = NAMES  # every model of gluon.model_zoo.vision
 
 # the smallest input side each model takes (fixed-size pools at the end of the others)
 _SIDE = {'alexnet': 64, 'inceptionv3': 299, 'squeezenet1.0': 224, 'squeezenet1.1': 224,
