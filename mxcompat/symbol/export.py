@@ -15,8 +15,12 @@ import os
 
 import torch
 
+from ..autograd import pause
 from ..base import MXNetError, dtype_torch
+from ..executor import _consumer_sized_params
+from ..gluon.parameter import _as_tensor
 from ..utils import fileio
+from .lowering import Lowered, _NODE
 
 __all__ = ['export_program', 'save_program', 'save_onnx']
 
@@ -50,22 +54,24 @@ def _buffer_names(names):
     return out
 
 
-def _batch_sized(symbol, shapes, batch):
-    """{id(node): {dim index: multiple of the batch size}} for the operators without inputs
-    whose shape inference takes from their consumers (the zero states of an RNN: MXNet's
+def _batch_sized(symbol, shapes, data_names, lead):
+    """(parameters by id(node) as ``_consumer_sized_params`` gives them, {id(node): {dim
+    index: multiple of the batch size}}) for the operators without inputs whose shape
+    inference takes from their consumers (the zero states of an RNN: MXNet's
     ``zeros(shape=(L, 0, H))``), found by inferring at two batch sizes."""
-    from ..executor import _consumer_sized_params
     one = _consumer_sized_params(symbol, shapes)
     if not one:
         return None, {}
-    two = _consumer_sized_params(symbol, {n: (s[0] + 1,) + tuple(s[1:]) if n in batch else s
-                                          for n, s in shapes.items()})
+    two = _consumer_sized_params(symbol, {n: (s[0] + 1,) + tuple(s[1:]) if n in data_names
+                                          else s for n, s in shapes.items()}) or {}
+    batch = shapes[lead][0]
     scaled = {}
     for key, p in one.items():
-        q = (two or {}).get(key)
+        q = two.get(key)
         if q is None or 'shape' not in p:
             continue
-        dims = {i: b - a for i, (a, b) in enumerate(zip(p['shape'], q['shape'])) if a != b}
+        dims = {i: b - a for i, (a, b) in enumerate(zip(p['shape'], q['shape']))
+                if a != b and a == (b - a) * batch}
         if dims:
             scaled[key] = dims
     return one, scaled
@@ -74,7 +80,6 @@ def _batch_sized(symbol, shapes, batch):
 def _size_by_batch(lowered, scaled, placeholder):
     """Rewrite the ``shape`` of the nodes in ``scaled`` (see _batch_sized) so that their
     batch-sized dims read the batch size of the data input ``placeholder`` when it runs."""
-    from .lowering import _NODE
     graph = lowered.module.graph
     for fxn in list(graph.nodes):
         node = fxn.meta.get(_NODE)
@@ -100,8 +105,6 @@ def _size_by_batch(lowered, scaled, placeholder):
 def _program(symbol, params, data_names, data_shapes, dynamic_batch, dtype, data_dtypes):
     """(the _Program module, its Lowered graph, its example inputs, their dynamic shapes)
     for ``symbol``."""
-    from .lowering import Lowered
-    from ..gluon.parameter import _as_tensor
     names = symbol.list_inputs()
     missing = [n for n in data_names if n not in data_shapes]
     if missing:
@@ -127,15 +130,16 @@ def _program(symbol, params, data_names, data_shapes, dynamic_batch, dtype, data
         shapes = {n: (max(s[0], 2),) + s[1:] if s else s for n, s in shapes.items()}
     known = dict(shapes)
     known.update((n, tuple(t.shape)) for n, t in buffers.items())
-    if dynamic_batch:
-        sized, scaled = _batch_sized(symbol, known, set(data_names))
+    # the data input whose batch size the zero states of an RNN take
+    lead = next((n for n in data_names if shapes[n]), None)
+    if dynamic_batch and lead is not None:
+        sized, scaled = _batch_sized(symbol, known, data_names, lead)
     else:
-        from ..executor import _consumer_sized_params
         sized, scaled = _consumer_sized_params(symbol, known), {}
     lowered = Lowered(symbol, sized)
     if scaled:
         placeholders = [n for n in lowered.module.graph.nodes if n.op == 'placeholder']
-        _size_by_batch(lowered, scaled, placeholders[names.index(data_names[0])])
+        _size_by_batch(lowered, scaled, placeholders[names.index(lead)])
     bnames = _buffer_names([n for n in names if n in buffers])
     position = {n: k for k, n in enumerate(data_names)}
     slots = [position[n] if n in position else bnames[n] for n in names]
@@ -193,7 +197,6 @@ def export_program(symbol, params, data_shapes, dynamic_batch=True, dtype=None,
                              'inputs; pass their values in params' % ', '.join(unknown))
     module, lowered, example, dynamic = _program(symbol, params, list(data_names), data_shapes,
                                                  dynamic_batch, dtype, data_dtypes)
-    from ..autograd import pause
     try:
         with pause(), torch.no_grad():
             return torch.export.export(module, example, dynamic_shapes=dynamic)
