@@ -26,9 +26,9 @@ FIX = os.path.join(os.path.dirname(__file__), 'fixtures', 'export')
 # atol is relative to the largest magnitude of the output: the deep models' logits reach ~30,
 # where float32 sums over 150 layers differ in the 6th digit near 0
 RTOL, ATOL = 1e-4, 1e-5
-# the default run; test_model_zoo_sweep (slow) runs the other models of the zoo
 # graphs whose rows depend on each other (the while_loop's condition is a mean over the batch)
 _BATCH_COUPLED = ('control_flow',)
+# the default run; test_model_zoo_sweep (slow) runs the other models of the zoo
 DEFAULT = ['resnet18_v1', 'mobilenet0.25', 'squeezenet1.0', 'lstm_lm', 'gru_lm', 'control_flow',
            'module']
 
