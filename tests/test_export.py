@@ -131,6 +131,7 @@ def sweep_results(tmp_path_factory):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # the first test exports all 31 models
 @pytest.mark.parametrize('name', SWEEP)
 def test_model_zoo_sweep(name, sweep_results):
     """Every other model of gluon.model_zoo.vision, exported by MXNet."""
