@@ -1547,6 +1547,47 @@ class HybridBlock(Block):
             sym.save('%s-symbol.json' % path, remove_amp_cast=remove_amp_cast)
             ndarray.save(params_name, arg_dict)
 
+    def export_program(self, *example_inputs, dynamic_batch=True, path=None):
+        """Export the block's graph with its current parameters as a ``torch.export`` program
+        (the sibling of :py:meth:`export`), which runs in a process that imports only torch:
+        ``torch.export.load(path).module()(x)``.
+
+        The program takes the block's inputs positionally and returns the tuple of its
+        outputs, computed in predict mode. Models loaded with :py:meth:`SymbolBlock.imports`
+        export the same way.
+
+        Parameters
+        ----------
+        *example_inputs : NDArray
+            Inputs of the shapes (and dtype) to trace the graph with.
+        dynamic_batch : bool, default True
+            Whether dim 0 of every input is dynamic, so the program takes any batch size.
+        path : str, optional
+            Also write the program there (``.pt2``), atomically.
+
+        Returns
+        -------
+        torch.export.ExportedProgram
+            The program, with the parameters in its state dict under their MXNet names.
+        """
+        from ..symbol.export import export_program, save_program
+        if not example_inputs:
+            raise MXNetError('export_program needs example inputs of the shapes to trace, '
+                             'e.g. block.export_program(mx.nd.zeros((1, 3, 224, 224)))')
+        params = self.collect_params()
+        if any(p._data is None for p in params.values()):
+            self(*example_inputs)  # deferred initialization
+        data, out = self._get_graph(*example_inputs)
+        arrays = [a for a in _flatten(example_inputs, 'input')[0] if a is not None]
+        inputs = set(out.list_inputs())
+        values = {p.name: p.data() for p in params.values() if p.name in inputs}
+        program = export_program(out, values, {d.name: a.shape for d, a in zip(data, arrays)},
+                                 dynamic_batch=dynamic_batch, data_names=[d.name for d in data],
+                                 data_dtypes={d.name: a.dtype for d, a in zip(data, arrays)})
+        if path is not None:
+            save_program(program, path)
+        return program
+
     def register_op_hook(self, callback, monitor_all=False):
         """Install op hook for block recursively.
 

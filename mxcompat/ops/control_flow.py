@@ -57,11 +57,16 @@ def _outputs(res):
     return res[0] if len(res) == 1 else tuple(res)
 
 
-def _as_bool(pred, name):
+def _scalar(pred, name):
+    """The condition ``pred`` as a 0-d tensor."""
     if pred.numel() != 1:
         raise MXNetError('%s: the condition must be a scalar (one element), got shape %s'
                          % (name, tuple(pred.shape)))
-    return bool(pred.reshape(()).item())
+    return pred.reshape(())
+
+
+def _as_bool(pred, name):
+    return bool(_scalar(pred, name).item())
 
 
 def _sub_shapes(symbol, known):
@@ -168,6 +173,9 @@ def while_loop(*inputs, num_args, num_outputs, num_out_data, max_iterations, con
         pos = func_input_locs[loc]
         hits = [j for j, c in enumerate(cond_input_locs) if c == pos]
         to_cond.append(hits[-1] if hits else -1)
+    if torch.compiler.is_exporting():
+        return _while_masked(cond_g, func_g, cond_in, func_in, to_cond, func_var_locs,
+                             num_out_data, max_iterations)
     outs = [[] for _ in range(num_out_data)]
     step = 0
     while step < max_iterations and _as_bool(cond_g(cond_in)[0], '_while_loop'):
@@ -192,6 +200,27 @@ def while_loop(*inputs, num_args, num_outputs, num_out_data, max_iterations, con
                               if step else ref.dtype, device=ref.device)
             stacked.append(torch.cat([torch.stack(outs[k]), pad]) if step else pad)
     return _outputs(stacked + [func_in[loc] for loc in func_var_locs])
+
+
+def _while_masked(cond_g, func_g, cond_in, func_in, to_cond, func_var_locs, num_out_data,
+                  max_iterations):
+    """``_while_loop`` for torch.export, which cannot read the condition in Python: all
+    ``max_iterations`` steps run, and from the first whose condition is false on the loop
+    variables keep their values and the outputs are 0, which are the eager loop's results."""
+    active = None
+    outs = [[] for _ in range(num_out_data)]
+    for _ in range(max_iterations):
+        pred = _scalar(cond_g(cond_in)[0], '_while_loop') != 0
+        active = pred if active is None else active & pred
+        res = func_g(func_in)
+        for k in range(num_out_data):
+            outs[k].append(torch.where(active, res[k], torch.zeros_like(res[k])))
+        for i, new in enumerate(res[num_out_data:]):
+            loc = func_var_locs[i]
+            func_in[loc] = new = torch.where(active, new, func_in[loc])
+            if to_cond[i] != -1:
+                cond_in[to_cond[i]] = new
+    return _outputs([torch.stack(o) for o in outs] + [func_in[loc] for loc in func_var_locs])
 
 
 def _cond_shapes(in_shapes, p):

@@ -50,8 +50,10 @@ _FAST_T_DTYPES = (torch.float32, torch.float64)
 
 def _softmax_rows(data):
     """Softmax over the rows of a 2-d array (contiguous)."""
-    if data.shape[1] < _NARROW_ROWS and data.numel() >= _FAST_T_MIN and data.is_cpu and \
-            data.dtype in _FAST_T_DTYPES:
+    n = data.numel()
+    # a symbolic size (torch.export with a dynamic batch) takes the plain path: no guard on it
+    if data.shape[1] < _NARROW_ROWS and type(n) is int and n >= _FAST_T_MIN and \
+            data.is_cpu and data.dtype in _FAST_T_DTYPES:
         return torch.softmax(data.t(), 0).t().contiguous()
     return torch.softmax(data, 1)
 

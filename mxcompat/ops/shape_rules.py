@@ -15,7 +15,10 @@ def infer_reshape(src, target, reverse=False, opname='Reshape'):
     src = tuple(src)
     target = tuple(target)
     key = (src, target, reverse)
-    out = _RESHAPE_CACHE.get(key)
+    try:
+        out = _RESHAPE_CACHE.get(key)
+    except TypeError:  # symbolic sizes (torch.export with a dynamic batch) do not hash
+        return _infer_reshape(src, target, reverse, opname)
     if out is None:
         out = _infer_reshape(src, target, reverse, opname)
         if len(_RESHAPE_CACHE) > 4096:

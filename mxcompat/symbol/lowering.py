@@ -143,6 +143,12 @@ class Lowered(object):
         self.forward = self.module.forward
         self._code = type(self.module).forward.__code__
 
+    def recompile(self):
+        """Regenerate ``forward`` after an edit of ``module.graph``."""
+        self.module.recompile()
+        self.forward = self.module.forward
+        self._code = type(self.module).forward.__code__
+
     def __call__(self, tensors):
         """The outputs for ``tensors``."""
         if profiler.naming():  # each operator in a range named as MXNet names it
