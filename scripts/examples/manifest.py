@@ -1,0 +1,183 @@
+"""The cases ``scripts/run_examples.py`` runs: MXNet 1.9.1's example scripts and Python
+tutorials, unchanged, on small generated data.
+
+Each case is a dict:
+
+- ``name``: the fixture's name (``tests/fixtures/examples/<name>.json``);
+- ``script`` (a file under ``example/``) with ``args``, its own command-line flags that cut
+  epochs, batches and sizes, and ``files`` (repository paths to extract; default: the script's
+  directory) and ``cwd`` (default: the script's directory); or ``tutorial`` (a ``.md`` file
+  whose python code blocks run in order as one script) with ``skip``, ``{block index: why}``
+  for the blocks left out;
+- ``data``: generators from ``scripts/examples/data.py`` with ``dest``, where the script looks
+  for the files (relative to its working directory; ``{home}`` is ``$MXNET_HOME``);
+- ``compare``: regexes over the printed output (stdout and stderr, logging included); every
+  number inside each match (group 1 when the regex has groups) is compared with MXNet's, within
+  ``rtol`` (default 1e-4) and ``atol`` (default 1e-6);
+- ``requires``: modules the script imports beyond MXNet and numpy (the case is skipped, not
+  failed, where the interpreter lacks one);
+- ``timeout``: seconds, where the case needs more than ``--timeout``;
+- preamble switches (see ``scripts/examples/preamble.py``): ``random`` = ``'numpy'`` for
+  scripts that sample with ``mx.nd.random`` themselves, ``dropout`` = 0, ``seed``.
+"""
+TAG = '1.9.1'
+
+# Module.fit's per-epoch metrics, as logged by BaseModule.fit.
+FIT = r'Epoch\[\d+\] (?:Train|Validation)-[\w-]+=(\S+)'
+
+# Every line that prints numpy arrays (``print(x.asnumpy())``).
+ARRAY = r'^ *\[[-+ \[\]0-9.eE]*$'
+# Every number a tutorial prints on stdout (less the IGNOREd lines of scripts/run_examples.py).
+ALL = r'(?s)\A(.*)\Z'
+MNIST_HOME = dict(gen='mnist', dest='{home}/datasets/mnist', gz=True)
+FASHION_HOME = dict(gen='mnist', dest='{home}/datasets/fashion-mnist', gz=True, seed=1)
+TUTORIALS = 'docs/python_docs/python/tutorials/'
+
+
+def tutorial(path, **case):
+    """A tutorial case: every number it prints on stdout, ``mx.nd.random`` drawn from numpy."""
+    name = 'tutorial_' + path[:-3].replace('/', '_').replace('-', '_')
+    return dict(dict(name=name, tutorial=TUTORIALS + path, compare=[ALL], stream='stdout',
+                     random='numpy'), **case)
+
+
+CASES = [
+    # ------------------------------------------------------------------ example/ scripts
+    # the scripts issue 15 lists as failing only on mxcompat
+    dict(name='numpy-ops_custom_softmax', script='example/numpy-ops/custom_softmax.py',
+         data=[dict(gen='mnist', dest='data')], compare=[FIT]),
+    dict(name='rbm_binary_rbm_gluon',
+         script='example/restricted-boltzmann-machine/binary_rbm_gluon.py',
+         args=['--num-hidden', '20', '--k', '2', '--batch-size', '50', '--num-epoch', '2',
+               '--ais-batch-size', '10', '--ais-num-batch', '2', '--ais-intermediate-steps', '2',
+               '--ais-burn-in-steps', '2', '--data-loader-num-worker', '0', '--no-cuda'],
+         random='numpy', data=[MNIST_HOME], compare=[r'Epoch \d+ completed with (.*)']),
+    dict(name='svrg_module_example_api_train',
+         script='example/svrg_module/api_usage_example/example_api_train.py',
+         args=['-e', '3', '-bs', '100', '-f', '2'],
+         compare=[r'Epoch\[\d+\] Train[- ](?:cost|mse)=(\S+)']),
+    dict(name='gluon_word_language_model', script='example/gluon/word_language_model/train.py',
+         args=['--emsize', '16', '--nhid', '16', '--nlayers', '1', '--epochs', '2',
+               '--batch_size', '4', '--bptt', '5', '--dropout', '0', '--log-interval', '20'],
+         data=[dict(gen='text', dest='data', files=[('wiki.train.tokens', 200),
+                                                       ('wiki.valid.tokens', 40),
+                                                       ('wiki.test.tokens', 40)])],
+         compare=[r'loss (\S+), (?:valid |test )?ppl (\S+)']),
+    dict(name='gluon_super_resolution', script='example/gluon/super_resolution/super_resolution.py',
+         files=['example/gluon/super_resolution', 'example/gluon/data.py'], requires=['PIL'],
+         args=['--epochs', '2', '--batch_size', '2', '--test_batch_size', '2'],
+         data=[dict(gen='images', dest='{home}/datasets/BSDS500/images')],
+         compare=[r'validation avg psnr: (\S+)', r'training mse at epoch \d+: \w+=(\S+)']),
+    # scripts that work
+    dict(name='numpy-ops_weighted_logistic_regression',
+         script='example/numpy-ops/weighted_logistic_regression.py', compare=[ARRAY]),
+    dict(name='rbm_binary_rbm_module',
+         script='example/restricted-boltzmann-machine/binary_rbm_module.py',
+         args=['--num-hidden', '20', '--k', '2', '--batch-size', '50', '--num-epoch', '2',
+               '--ais-batch-size', '10', '--ais-num-batch', '2', '--ais-intermediate-steps', '2',
+               '--ais-burn-in-steps', '2', '--no-cuda'],
+         random='numpy', data=[dict(gen='mnist', dest='.', gz=True)], compare=[r'Epoch \d+ completed with (.*)']),
+    dict(name='svrg_module_example_inference',
+         script='example/svrg_module/api_usage_example/example_inference.py',
+         args=['-e', '3', '-bs', '100', '-f', '2'],
+         compare=[FIT, r'Validation Set is (\S+)']),
+    dict(name='gluon_mnist', script='example/gluon/mnist/mnist.py',
+         args=['--epochs', '2', '--log-interval', '1000'],
+         data=[dict(gen='mnist', dest='data', gz=True)],
+         compare=[r'\[Epoch \d+\] (?:Training|Validation): \w+=(\S+)']),
+    dict(name='gluon_image_classification_hybrid', script='example/gluon/image_classification.py',
+         files=['example/gluon/image_classification.py', 'example/gluon/data.py'],
+         args=['--dataset', 'mnist', '--model', 'resnet18_v1', '--mode', 'hybrid',
+               '--batch-size', '50', '--epochs', '1', '--log-interval', '5'],
+         data=[dict(gen='mnist', dest='data')],
+         compare=[r'\[Epoch \d+\] (?:training|validation): (.*)']),
+    dict(name='gluon_image_classification_imperative',
+         script='example/gluon/image_classification.py',
+         files=['example/gluon/image_classification.py', 'example/gluon/data.py'],
+         args=['--dataset', 'mnist', '--model', 'resnet18_v1', '--mode', 'imperative',
+               '--batch-size', '50', '--epochs', '1', '--log-interval', '5'],
+         data=[dict(gen='mnist', dest='data')], compare=[r'\[Epoch \d+\] (?:training|validation): (.*)']),
+    dict(name='module_mnist_mlp', script='example/module/mnist_mlp.py',
+         data=[dict(gen='mnist', dest='data')],
+         compare=[FIT, r'^(?:epoch \d+: \w+|batch \d+ acc:|validation Accuracy:|\w+)[=:] ?(\S+)$']),
+    dict(name='stochastic-depth_sd_mnist', script='example/stochastic-depth/sd_mnist.py',
+         data=[dict(gen='mnist', dest='data')], compare=[FIT]),
+    dict(name='dsd_mlp', script='example/dsd/mlp.py',
+         args=['--pruning_switch_epoch', '1,2', '--weight_sparsity', '0,50',
+               '--bias_sparsity', '0,50'],
+         data=[dict(gen='mnist', dest='data')], compare=[FIT]),
+    dict(name='rnn_bucketing_lstm_bucketing', script='example/rnn/bucketing/lstm_bucketing.py',
+         args=['--num-layers', '1', '--num-hidden', '16', '--num-embed', '16', '--num-epochs', '2',
+               '--batch-size', '8', '--disp-batches', '1000', '--kv-store', 'local'],
+         data=[dict(gen='text', dest='data', files=[('sherlockholmes.train.txt', 200),
+                                                    ('sherlockholmes.test.txt', 40)])],
+         compare=[FIT]),
+    dict(name='rnn_word_lm', script='example/rnn/word_lm/train.py',
+         args=['--emsize', '16', '--nhid', '16', '--nlayers', '1', '--epochs', '2',
+               '--batch_size', '4', '--bptt', '5', '--dropout', '0', '--log-interval', '1000'],
+         data=[dict(gen='text', dest='data', files=[('sherlockholmes.train.txt', 200),
+                                                    ('sherlockholmes.valid.txt', 40),
+                                                    ('sherlockholmes.test.txt', 40)])],
+         compare=[r'Iter\[\d+\] \w+ loss:\s+(\S+), Perplexity: (\S+)']),
+    dict(name='cnn_text_classification', script='example/cnn_text_classification/text_cnn.py',
+         args=['--num-embed', '8', '--num-epochs', '2', '--batch-size', '10'],
+         data=[dict(gen='text', dest='data/rt-polaritydata', files=[('rt-polarity.pos', 60),
+                                                                    ('rt-polarity.neg', 60)])],
+         compare=[FIT, r'(?:shape|max words|size)\W+(.*)']),
+    dict(name='sparse_factorization_machine', script='example/sparse/factorization_machine/train.py',
+         args=['--data-train', 'train.libsvm', '--data-test', 'test.libsvm', '--input-size', '100',
+               '--batch-size', '50', '--num-epoch', '2', '--factor-size', '4',
+               '--log-interval', '1000'],
+         data=[dict(gen='libsvm', dest='.', files=[('train.libsvm', 300), ('test.libsvm', 100)])],
+         compare=[r'eval log loss = (\S+)']),
+    dict(name='sparse_linear_classification', script='example/sparse/linear_classification/train.py',
+         args=['--batch-size', '50', '--num-epoch', '2'],
+         data=[dict(gen='libsvm', dest='data', num_features=1000001,
+                    files=[('avazu-app', 300), ('avazu-app.t', 100)])],
+         compare=[r'eval nll = (\S+)']),
+    # ------------------------------------------------------------------ tutorials
+    tutorial('packages/gluon/blocks/parameters.md'),
+    tutorial('packages/gluon/training/fit_api_tutorial.md', data=[FASHION_HOME]),
+    tutorial('getting-started/crash-course/1-ndarray.md'),
+    tutorial('getting-started/crash-course/2-nn.md'),
+    tutorial('getting-started/crash-course/3-autograd.md'),
+    tutorial('getting-started/crash-course/4-train.md', data=[FASHION_HOME]),
+    tutorial('getting-started/logistic_regression_explained.md'),
+    tutorial('getting-started/to-mxnet/pytorch.md'),
+    tutorial('extend/custom_layer.md'),
+    tutorial('extend/customop.md'),
+    tutorial('packages/gluon/blocks/activations/activations.md'),
+    tutorial('packages/gluon/blocks/custom-layer.md'),
+    tutorial('packages/gluon/blocks/custom_layer_beginners.md'),
+    tutorial('packages/gluon/blocks/hybridize.md'),
+    tutorial('packages/gluon/blocks/init.md'),
+    tutorial('packages/gluon/blocks/naming.md'),
+    tutorial('packages/gluon/blocks/nn.md'),
+    tutorial('packages/gluon/blocks/save_load_params.md', data=[MNIST_HOME]),
+    tutorial('packages/gluon/data/datasets.md', data=[MNIST_HOME, FASHION_HOME]),
+    tutorial('packages/gluon/image/mnist.md', data=[MNIST_HOME]),
+    tutorial('packages/gluon/loss/custom-loss.md'),
+    tutorial('packages/gluon/loss/loss.md'),
+    tutorial('packages/gluon/training/learning_rates/learning_rate_finder.md'),
+    tutorial('packages/gluon/training/learning_rates/learning_rate_schedules.md',
+             data=[MNIST_HOME]),
+    tutorial('packages/gluon/training/learning_rates/learning_rate_schedules_advanced.md'),
+    tutorial('packages/gluon/training/normalization/index.md'),
+    tutorial('packages/gluon/training/trainer.md'),
+    tutorial('packages/kvstore/kvstore.md'),
+    tutorial('packages/ndarray/01-ndarray-intro.md'),
+    tutorial('packages/ndarray/02-ndarray-operations.md'),
+    tutorial('packages/ndarray/03-ndarray-contexts.md'),
+    tutorial('packages/ndarray/gotchas_numpy_in_mxnet.md'),
+    tutorial('packages/ndarray/sparse/csr.md'),
+    tutorial('packages/ndarray/sparse/row_sparse.md'),
+    tutorial('packages/ndarray/sparse/train.md'),
+    tutorial('packages/ndarray/sparse/train_gluon.md'),
+    tutorial('packages/optimizer/index.md'),
+    tutorial('performance/backend/profiler.md', data=[MNIST_HOME]),
+    # slow (20000 iterations, the fewest the script allows): last
+    dict(name='bayesian-methods_bdk_demo', script='example/bayesian-methods/bdk_demo.py',
+         args=['--dataset', '1', '--algorithm', '2', '--training', '200'], random='numpy',
+         data=[dict(gen='mnist_npz', dest='.')], timeout=400,
+         compare=[r'(?:Student|Teacher): Test ACC (.*)']),
+]

@@ -1,0 +1,154 @@
+"""Run one MXNet example script or tutorial unchanged, after the same preamble in real MXNet and
+in mxcompat, so that both see the same weights, data order and files.
+
+``scripts/run_examples.py`` starts this file as ``python preamble.py`` (real MXNet) or as
+``python -m mxcompat run preamble.py`` (mxcompat); the case comes in ``$MXEX_CASE`` (JSON):
+``script`` (the file to run as ``__main__``), ``args`` (its command line) and the preamble's
+switches below. The preamble only patches MXNet's public Python API, identically on both sides:
+
+- every random draw an initializer makes (``mx.random.uniform`` / ``normal`` called from an
+  ``Initializer``) comes from a numpy generator seeded by the parameter's name, so a parameter
+  gets the same values under both frameworks whatever order it is initialised in;
+- numpy's, Python's and MXNet's global seeds are set (data shuffling in ``NDArrayIter`` and
+  Gluon's ``RandomSampler`` uses numpy's);
+- ``mx.gluon.utils.check_sha1`` accepts the files the harness generated (listed in
+  ``$MXEX_GENERATED``), so datasets read them instead of downloading the real ones;
+- ``matplotlib`` (absent from both environments) is a module that draws nothing;
+- ``"random": "numpy"``: ``mx.nd.random.uniform`` / ``normal`` called by the script itself also
+  draw from numpy (one stream seeded once), for scripts that sample in Python (RBMs, MCMC);
+- ``"dropout": 0``: Gluon ``nn.Dropout`` layers are built with rate 0 (dropout draws from the
+  framework's own generator, which differs between MXNet and torch).
+"""
+import json
+import os
+import random
+import sys
+import types
+import zlib
+
+import numpy as np
+
+import mxnet as mx
+
+CASE = json.loads(os.environ['MXEX_CASE'])
+GENERATED = set(os.environ.get('MXEX_GENERATED', '').split(os.pathsep)) - {''}
+
+
+def _named_draw(kind):
+    """Replacement of ``mx.random.<kind>`` that draws from numpy while an initializer runs (or
+    always, with ``"random": "numpy"``)."""
+    original = getattr(mx.random, kind)
+    first, second = ('low', 'high') if kind == 'uniform' else ('loc', 'scale')
+
+    def draw(*args, **kwargs):
+        if STATE['name'] is None and STATE['stream'] is None:
+            return original(*args, **kwargs)
+        named = dict(zip((first, second, 'shape', 'dtype', 'ctx', 'out'), args), **kwargs)
+        a, b, out = named.get(first, 0.0), named.get(second, 1.0), named.get('out')
+        shape = out.shape if out is not None else named.get('shape', ())
+        rng = STATE['stream']
+        if STATE['name'] is not None:
+            key = '%s#%d' % (STATE['name'], STATE['draws'])
+            STATE['draws'] += 1
+            rng = np.random.RandomState(zlib.crc32(key.encode()))
+        values = getattr(rng, kind)(a, b, shape)
+        if out is not None:
+            out[:] = values.astype(out.dtype)
+            return out
+        return mx.nd.array(values, ctx=named.get('ctx'), dtype=named.get('dtype') or 'float32')
+    return draw
+
+
+STATE = {'name': None, 'draws': 0, 'stream': None}
+
+
+def _name_seeded_initializers():
+    call = mx.init.Initializer.__call__
+
+    def seeded_call(self, desc, arr):
+        outer = STATE['name'], STATE['draws']
+        STATE['name'], STATE['draws'] = str(desc), 0
+        try:
+            return call(self, desc, arr)
+        finally:
+            STATE['name'], STATE['draws'] = outer
+    mx.init.Initializer.__call__ = seeded_call
+    for kind in ('uniform', 'normal'):
+        draw = _named_draw(kind)
+        setattr(mx.random, kind, draw)
+        setattr(mx.nd.random, kind, draw)
+
+
+def _accept_generated(filename, sha1_hash):
+    return os.path.realpath(filename) in sys.modules['mxex_preamble'].GENERATED or \
+        sys.modules['mxex_preamble'].check_sha1(filename, sha1_hash)
+
+
+def _use_generated_files():
+    """Make ``check_sha1`` (wherever a module bound it) accept the generated data files."""
+    check = mx.gluon.utils.check_sha1
+    sys.modules['mxex_preamble'] = types.ModuleType('mxex_preamble')
+    sys.modules['mxex_preamble'].GENERATED = {os.path.realpath(p) for p in GENERATED}
+    sys.modules['mxex_preamble'].check_sha1 = types.FunctionType(
+        check.__code__, check.__globals__, 'check_sha1')
+    check.__code__ = _accept_generated.__code__
+
+
+class _Nothing(types.ModuleType):
+    """A module (and callable, and value) for which every attribute is itself: plots draw
+    nothing."""
+
+    def __getattr__(self, name):
+        if name.startswith('__'):
+            raise AttributeError(name)
+        return self
+
+    def __call__(self, *args, **kwargs):
+        return self
+
+    def __iter__(self):
+        return iter((self, self))
+
+    def __getitem__(self, key):
+        return self
+
+
+def _no_plots():
+    for name in ('matplotlib', 'matplotlib.pyplot', 'matplotlib.image', 'matplotlib.cm',
+                 'matplotlib.ticker', 'matplotlib.patches', 'matplotlib.colors'):
+        module = _Nothing(name)
+        module.__path__ = []
+        sys.modules[name] = module
+
+
+def _no_dropout():
+    init = mx.gluon.nn.Dropout.__init__
+
+    def init_rate_zero(self, rate, *args, **kwargs):
+        init(self, 0.0, *args, **kwargs)
+    mx.gluon.nn.Dropout.__init__ = init_rate_zero
+
+
+def main():
+    np.random.seed(CASE.get('seed', 0))
+    random.seed(CASE.get('seed', 0))
+    mx.random.seed(CASE.get('seed', 0))
+    _name_seeded_initializers()
+    _use_generated_files()
+    _no_plots()
+    if CASE.get('random') == 'numpy':
+        STATE['stream'] = np.random.RandomState(CASE.get('seed', 0))
+    if CASE.get('dropout') == 0:
+        _no_dropout()
+    script = os.path.abspath(CASE['script'])
+    sys.argv = [script] + list(CASE.get('args', ()))
+    sys.path[0] = os.path.dirname(script)
+    with open(script) as f:
+        code = compile(f.read(), script, 'exec')
+    main_module = types.ModuleType('__main__')
+    main_module.__dict__.update(__file__=script, __builtins__=__builtins__)
+    sys.modules['__main__'] = main_module
+    exec(code, main_module.__dict__)
+
+
+main()
