@@ -15,6 +15,7 @@ through ``scripts/examples/preamble.py``, the same preamble in both interpreters
 initializers, seeds, generated files accepted, no plots).
 """
 import argparse
+import ast
 import json
 import os
 import re
@@ -33,8 +34,12 @@ from scripts.examples.manifest import CASES, TAG  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, 'tests', 'fixtures', 'examples')
 PREAMBLE = os.path.join(HERE, 'examples', 'preamble.py')
-# Lines never compared: timings, speeds, addresses, the preamble's own warnings.
-IGNORE = r'(?i)\btime\b|elapsed|seconds|\d\s*s\b|\bsec\b|samples/s|speed|0x[0-9a-f]+|warn'
+# Never compared: timings, speeds, addresses and scratch paths (deleted from a line), numpy 2's
+# scalar reprs (``np.int32(5)`` is ``5`` under numpy 1), and warning lines (dropped).
+SCRUB = (r'(?i)[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?\s*(?:s|ms|sec|secs|seconds|samples/sec)\b'
+         r'|(?:time|speed|elapsed)[^=:\n]*[=:]\s*\S+|0x[0-9a-fA-F]+'
+         r'|\bnp\.(?:u?int|float|complex|bool_|str_)\d*(?=\()|\S*mxcompat-examples-\S*')
+IGNORE = r'(?i)warn'
 NUMBER = r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)'
 
 
@@ -60,11 +65,35 @@ def extract(git_dir, paths, dest):
             f.write(out.stdout)
 
 
-def tutorial_script(md_path, skip, out_path):
-    """The tutorial's python code blocks, in order, as one script; blocks whose index is in
-    ``skip`` are left out, and IPython magics (``%...``, ``!...``) are dropped."""
+def _displayed(cell):
+    """``cell`` with its last statement, when it is an expression Jupyter would display (no
+    trailing ``;``), wrapped in ``__mxex_display__(...)``, the preamble's display hook."""
+    try:
+        body = ast.parse(cell).body
+    except SyntaxError:
+        return cell
+    if not body or not isinstance(body[-1], ast.Expr) or cell.rstrip().endswith(';'):
+        return cell
+    last = body[-1]
+    lines = cell.splitlines()
+    first, end = last.lineno - 1, last.end_lineno - 1
+    lines[end] = lines[end][:last.end_col_offset] + ')' + lines[end][last.end_col_offset:]
+    lines[first] = (lines[first][:last.col_offset] + '__mxex_display__('
+                    + lines[first][last.col_offset:])
+    return '\n'.join(lines)
+
+
+def tutorial_script(md_path, skip, replace, out_path):
+    """The tutorial's python code blocks, in order, as one script run as Jupyter runs the
+    notebook: blocks whose index is in ``skip`` are left out, IPython magics (``%...``,
+    ``!...``) are dropped, a block's last expression is displayed, and each (old, new, why) of
+    ``replace`` is applied to the text."""
     with open(md_path) as f:
         text = f.read()
+    for old, new, _ in replace:
+        if old not in text:
+            raise SystemExit('%s no longer contains %r' % (md_path, old))
+        text = text.replace(old, new)
     blocks = re.findall(r'^```(?:python|\{\.python[^}]*\})[ \t]*\n(.*?)^```', text, re.M | re.S)
     parts = []
     for i, block in enumerate(blocks):
@@ -72,7 +101,7 @@ def tutorial_script(md_path, skip, out_path):
             parts.append('# cell %d skipped: %s\n' % (i, skip[i]))
             continue
         lines = [ln for ln in block.splitlines() if not ln.lstrip().startswith(('%', '!'))]
-        parts.append('# cell %d\n%s\n' % (i, '\n'.join(lines)))
+        parts.append('# cell %d\n%s\n' % (i, _displayed('\n'.join(lines))))
     with open(out_path, 'w') as f:
         f.write('\n'.join(parts))
     return len(blocks)
@@ -89,7 +118,8 @@ def prepare(case, git_dir, work):
         cwd = os.path.join(work, 'run')
         os.makedirs(cwd)
         script = os.path.join(cwd, 'tutorial.py')
-        tutorial_script(os.path.join(src, case['tutorial']), case.get('skip', {}), script)
+        tutorial_script(os.path.join(src, case['tutorial']), case.get('skip', {}),
+                        case.get('replace', ()), script)
     else:
         extract(git_dir, case.get('files', [os.path.dirname(case['script'])]), src)
         script = os.path.join(src, case['script'])
@@ -108,7 +138,7 @@ def run_case(case, git_dir, python, oracle, work_root, timeout, pythonpath=()):
     work = tempfile.mkdtemp(prefix=case['name'] + '-', dir=work_root)
     script, cwd, home, generated = prepare(case, git_dir, work)
     env = {k: v for k, v in os.environ.items() if not k.startswith(('PYTHON', 'MXNET'))}
-    spec = {k: case[k] for k in ('args', 'seed', 'random', 'dropout') if k in case}
+    spec = {k: case[k] for k in ('args', 'seed', 'random', 'dropout', 'stop') if k in case}
     spec['script'] = script
     env.update(HOME=home, MXNET_HOME=os.path.join(home, '.mxnet'), OMP_NUM_THREADS='1',
                MXEX_GENERATED=os.pathsep.join(generated), PYTHONHASHSEED='0',
@@ -131,10 +161,10 @@ def run_case(case, git_dir, python, oracle, work_root, timeout, pythonpath=()):
 def numbers(case, stdout, stderr):
     """The compared numbers: for each regex in ``case['compare']``, every number inside its
     matches, in order, over the output (stdout only with ``stream='stdout'``) less the lines
-    that match ``IGNORE`` or the case's ``ignore``."""
+    that match ``IGNORE`` or the case's ``ignore``, and less ``SCRUB``'s matches."""
     output = stdout if case.get('stream') == 'stdout' else stdout + stderr
     drop = re.compile('|'.join([IGNORE] + case.get('ignore', [])))
-    output = '\n'.join(ln for ln in output.splitlines() if not drop.search(ln))
+    output = re.sub(SCRUB, '', '\n'.join(ln for ln in output.splitlines() if not drop.search(ln)))
     found = {}
     for pattern in case['compare']:
         values = []
@@ -215,18 +245,17 @@ def main(argv=None):
             rc, out, err, seconds = run_case(case, args.mxnet_git, python, bool(args.oracle),
                                              work_root, args.timeout, args.pythonpath)
             got = numbers(case, out, err)
-            out = out + err
             path = os.path.join(FIXTURES, case['name'] + '.json')
             result = {'case': case['name'], 'seconds': round(seconds, 1)}
             if args.oracle:
                 ok = rc == 0 and all(got.values())
                 result.update(ok=ok, reason='' if ok else 'exit status %s, %s numbers: %s' % (
-                    rc, sum(map(len, got.values())), _last_error(out)))
+                    rc, sum(map(len, got.values())), _last_error(out + err)))
                 if ok:
                     tmp = path + '.tmp'
                     with open(tmp, 'w') as f:
-                        json.dump({'case': case['name'], 'numbers': got,
-                                   'source': 'MXNet 1.9.1'}, f, indent=1, sort_keys=True)
+                        json.dump({'case': case['name'], 'source': 'MXNet 1.9.1',
+                                   'stdout': out, 'stderr': err}, f, indent=1, sort_keys=True)
                     os.replace(tmp, path)
                 print('%s %-40s %5.1fs %s' % ('WROTE' if ok else 'ERROR', case['name'],
                                               seconds, result['reason']), flush=True)
@@ -235,10 +264,11 @@ def main(argv=None):
                     result.update(ok=False, max_diff=None, reason='no fixture (run --oracle)')
                 elif rc != 0:
                     result.update(ok=False, max_diff=None,
-                                  reason='exit status %s: %s' % (rc, _last_error(out)))
+                                  reason='exit status %s: %s' % (rc, _last_error(out + err)))
                 else:
                     with open(path) as f:
-                        expected = json.load(f)['numbers']
+                        fixture = json.load(f)
+                    expected = numbers(case, fixture['stdout'], fixture['stderr'])
                     ok, worst, reason = compare(case, got, expected)
                     result.update(ok=ok, max_diff=worst, reason=reason)
                 diff = result['max_diff']
@@ -246,7 +276,7 @@ def main(argv=None):
                     'PASS' if result['ok'] else 'FAIL', case['name'], seconds,
                     '-' if diff is None else '%.1e' % diff, result['reason']), flush=True)
             if args.verbose and not result['ok']:
-                print('\n'.join('    | ' + ln for ln in out.strip().splitlines()[-25:]))
+                print('\n'.join('    | ' + ln for ln in (out + err).strip().splitlines()[-25:]))
             results.append(result)
     finally:
         shutil.rmtree(work_root, ignore_errors=True)

@@ -100,13 +100,16 @@ def images(dest, counts=(('train', 4), ('test', 2)), size=(256, 256), seed=0):
 
 def text(dest, files, vocab=60, seed=0):
     """Text files of sentences (one a line) of words drawn from a small Zipf-distributed
-    vocabulary; ``files`` lists (file name, number of lines)."""
+    vocabulary; ``files`` lists (file name, number of lines). Every file's first line has every
+    word, so that no file has a word another lacks."""
     rng = np.random.RandomState(seed)
     words = np.array(['w%d' % i for i in range(vocab)])
     written = []
     for name, n in files:
-        lines = [' '.join(words[rng.zipf(1.5, rng.randint(3, 12)) % vocab]) for _ in range(n)]
-        written.append(_write(os.path.join(dest, name), ''.join(ln + '\n' for ln in lines).encode()))
+        lines = [' '.join(words)]
+        lines += [' '.join(words[rng.zipf(1.5, rng.randint(3, 12)) % vocab]) for _ in range(n)]
+        body = ''.join(' %s \n' % ln for ln in lines)  # PTB's layout: spaces around each line
+        written.append(_write(os.path.join(dest, name), body.encode()))
     return written
 
 
@@ -127,5 +130,20 @@ def libsvm(dest, files, num_features=100, nnz=5, seed=0):
     return written
 
 
+def ratings(dest, files, users=50, items=40, seed=0):
+    """MovieLens ``user::item::rating::timestamp`` files (ratings from user and item factors);
+    ``files`` lists (file name, number of rows)."""
+    rng = np.random.RandomState(seed)
+    u, v = rng.randn(users, 2), rng.randn(items, 2)
+    written = []
+    for name, n in files:
+        user, item = rng.randint(1, users, n), rng.randint(1, items, n)
+        score = np.clip(np.round(3 + (u[user] * v[item]).sum(1)), 1, 5).astype(int)
+        rows = ''.join('%d::%d::%d::%d\n' % (a, b, c, 978300760 + i)
+                       for i, (a, b, c) in enumerate(zip(user, item, score)))
+        written.append(_write(os.path.join(dest, name), rows.encode()))
+    return written
+
+
 GENERATORS = {'mnist': mnist, 'cifar10': cifar10, 'mnist_npz': mnist_npz, 'images': images,
-              'text': text, 'libsvm': libsvm}
+              'text': text, 'libsvm': libsvm, 'ratings': ratings}

@@ -13,15 +13,22 @@ switches below. The preamble only patches MXNet's public Python API, identically
   Gluon's ``RandomSampler`` uses numpy's);
 - ``mx.gluon.utils.check_sha1`` accepts the files the harness generated (listed in
   ``$MXEX_GENERATED``), so datasets read them instead of downloading the real ones;
-- ``matplotlib`` (absent from both environments) is a module that draws nothing;
+- ``matplotlib`` and ``IPython`` (absent from both environments; tutorials use them only to
+  show plots and images) are modules that show nothing;
+- a tutorial's displayed values (a cell's last expression, as Jupyter shows it) are printed by
+  ``__mxex_display__`` (``print(repr(value))`` unless ``None``);
 - ``"random": "numpy"``: ``mx.nd.random.uniform`` / ``normal`` called by the script itself also
   draw from numpy (one stream seeded once), for scripts that sample in Python (RBMs, MCMC);
+- ``"stop"``: a regex; the run ends (exit status 0) once a printed line matches it, for
+  scripts whose remaining work only draws pictures (which the harness does not compare);
 - ``"dropout": 0``: Gluon ``nn.Dropout`` layers are built with rate 0 (dropout draws from the
   framework's own generator, which differs between MXNet and torch).
 """
+import builtins
 import json
 import os
 import random
+import re
 import sys
 import types
 import zlib
@@ -75,8 +82,10 @@ def _name_seeded_initializers():
     mx.init.Initializer.__call__ = seeded_call
     for kind in ('uniform', 'normal'):
         draw = _named_draw(kind)
-        setattr(mx.random, kind, draw)
-        setattr(mx.nd.random, kind, draw)
+        for module, name in ((mx.random, kind), (mx.nd.random, kind), (mx.nd, 'random_' + kind),
+                             (mx.nd, kind)):
+            if hasattr(module, name):
+                setattr(module, name, draw)
 
 
 def _accept_generated(filename, sha1_hash):
@@ -115,10 +124,18 @@ class _Nothing(types.ModuleType):
 
 def _no_plots():
     for name in ('matplotlib', 'matplotlib.pyplot', 'matplotlib.image', 'matplotlib.cm',
-                 'matplotlib.ticker', 'matplotlib.patches', 'matplotlib.colors'):
+                 'matplotlib.ticker', 'matplotlib.patches', 'matplotlib.colors', 'IPython',
+                 'IPython.display'):
         module = _Nothing(name)
         module.__path__ = []
         sys.modules[name] = module
+
+
+def _display(value):
+    """Jupyter's display of a cell's last expression."""
+    if value is not None:
+        print(repr(value))
+    return value
 
 
 def _no_dropout():
@@ -129,6 +146,24 @@ def _no_dropout():
     mx.gluon.nn.Dropout.__init__ = init_rate_zero
 
 
+class _StopAt:
+    """stdout that ends the process once a written line matches ``pattern``."""
+
+    def __init__(self, stream, pattern):
+        self._stream, self._pattern = stream, re.compile(pattern)
+
+    def write(self, text):
+        self._stream.write(text)
+        if self._pattern.search(text):
+            self._stream.flush()
+            sys.stderr.flush()
+            os._exit(0)
+        return len(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main():
     np.random.seed(CASE.get('seed', 0))
     random.seed(CASE.get('seed', 0))
@@ -136,8 +171,11 @@ def main():
     _name_seeded_initializers()
     _use_generated_files()
     _no_plots()
+    builtins.__mxex_display__ = _display
     if CASE.get('random') == 'numpy':
         STATE['stream'] = np.random.RandomState(CASE.get('seed', 0))
+    if CASE.get('stop'):
+        sys.stdout = _StopAt(sys.stdout, CASE['stop'])
     if CASE.get('dropout') == 0:
         _no_dropout()
     script = os.path.abspath(CASE['script'])
