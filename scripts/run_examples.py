@@ -86,7 +86,8 @@ def _displayed(cell):
 def tutorial_script(md_path, skip, replace, out_path):
     """The tutorial's python code blocks, in order, as one script run as Jupyter runs the
     notebook: blocks whose index is in ``skip`` are left out, IPython magics (``%...``,
-    ``!...``) are dropped, a block's last expression is displayed, and each (old, new, why) of
+    ``!...``) are dropped, ``from __future__`` imports come first, a block's last expression is
+    displayed, and each (old, new, why) of
     ``replace`` is applied to the text."""
     with open(md_path) as f:
         text = f.read()
@@ -95,12 +96,14 @@ def tutorial_script(md_path, skip, replace, out_path):
             raise SystemExit('%s no longer contains %r' % (md_path, old))
         text = text.replace(old, new)
     blocks = re.findall(r'^```(?:python|\{\.python[^}]*\})[ \t]*\n(.*?)^```', text, re.M | re.S)
-    parts = []
+    future = sorted(set(re.findall(r'^from __future__ import .*$', '\n'.join(blocks), re.M)))
+    parts = future[:]  # a notebook compiles each cell apart; one script needs them first
     for i, block in enumerate(blocks):
         if i in skip:
             parts.append('# cell %d skipped: %s\n' % (i, skip[i]))
             continue
-        lines = [ln for ln in block.splitlines() if not ln.lstrip().startswith(('%', '!'))]
+        lines = [ln for ln in block.splitlines()
+                 if not ln.lstrip().startswith(('%', '!')) and ln not in future]
         parts.append('# cell %d\n%s\n' % (i, _displayed('\n'.join(lines))))
     with open(out_path, 'w') as f:
         f.write('\n'.join(parts))
@@ -210,7 +213,8 @@ def main(argv=None):
                        'under mxcompat (this repository) and compare with the fixtures')
     which.add_argument('--list', action='store_true', help='list the cases and exit')
     ap.add_argument('--cases', help='comma-separated case names (default: all)')
-    ap.add_argument('--timeout', type=float, default=180, help='seconds per case run (a case may set its own "timeout")')
+    ap.add_argument('--timeout', type=float, default=180,
+                    help='seconds per case run (a case may set its own "timeout")')
     ap.add_argument('--pythonpath', metavar='DIR', action='append', default=[],
                     help='directory put on the scripts\' PYTHONPATH (optional packages a case '
                          'requires, e.g. Pillow installed with pip install --target DIR)')
@@ -239,8 +243,9 @@ def main(argv=None):
                 [python, '-c', 'import ' + m], capture_output=True,
                 env=dict(os.environ, PYTHONPATH=os.pathsep.join(args.pythonpath))).returncode]
             if missing:
-                print('SKIP  %-40s needs %s (see --pythonpath)' % (case['name'], ', '.join(missing)))
-                results.append({'case': case['name'], 'ok': None, 'reason': 'needs ' + ', '.join(missing)})
+                reason = 'needs ' + ', '.join(missing)
+                print('SKIP %-40s %s (see --pythonpath)' % (case['name'], reason))
+                results.append({'case': case['name'], 'ok': None, 'reason': reason})
                 continue
             rc, out, err, seconds = run_case(case, args.mxnet_git, python, bool(args.oracle),
                                              work_root, args.timeout, args.pythonpath)

@@ -5,6 +5,10 @@ generated data, print MXNet's numbers.
 named by ``$MXNET_GIT``; the expected numbers in ``tests/fixtures/examples/`` were printed by real
 MXNet 1.9.1 (``scripts/run_examples.py --oracle ~/mxnet-oracle/bin/python``). Slow: each case
 starts an interpreter and trains for a few epochs.
+
+``$MXEX_PYTHON`` names the interpreter the scripts run under (default: this one; legacy scripts
+need numpy<1.24, e.g. ``np.fromstring`` in binary mode), ``$MXEX_PYTHONPATH`` a directory with
+the optional packages some cases import (Pillow, OpenCV); cases lacking one are skipped.
 """
 import os
 import subprocess
@@ -27,8 +31,10 @@ pytestmark = [
 
 @pytest.mark.parametrize('name', [c['name'] for c in CASES])
 def test_example(name):
+    extra = os.environ.get('MXEX_PYTHONPATH')
     proc = subprocess.run(
         [sys.executable, os.path.join(ROOT, 'scripts', 'run_examples.py'), '--mxnet-git', GIT,
-         '--python', sys.executable, '--cases', name, '--verbose'],
+         '--python', os.environ.get('MXEX_PYTHON', sys.executable), '--cases', name, '--verbose']
+        + (['--pythonpath', extra] if extra else []),
         capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -22,8 +22,9 @@ def _write(path, payload, gz=False):
 
 
 def _images(rng, n, shape, classes=10):
-    """``n`` uint8 images of ``shape`` drawn around one random template per class, and labels."""
-    templates = rng.rand(classes, *shape) > 0.75
+    """``n`` uint8 images of ``shape`` drawn around one template per class, and labels; the
+    templates depend on the shape only, so that every split of a data set shares them."""
+    templates = np.random.RandomState(len(shape) + sum(shape)).rand(classes, *shape) > 0.75
     labels = rng.randint(0, classes, n)
     noise = rng.rand(n, *shape)
     images = np.where(templates[labels], 160 + 95 * noise, 60 * noise)
@@ -113,23 +114,6 @@ def text(dest, files, vocab=60, seed=0):
     return written
 
 
-def libsvm(dest, files, num_features=100, nnz=5, seed=0):
-    """LibSVM text files (``label index:value ...``, zero-based sorted indices) of binary labels
-    that depend on the features (at most ``nnz`` a row); ``files`` lists (file name, number of rows)."""
-    rng = np.random.RandomState(seed)
-    weights = rng.randn(num_features)
-    written = []
-    for name, n in files:
-        rows = []
-        for _ in range(n):
-            index = np.unique(rng.randint(0, num_features, nnz))
-            value = rng.rand(len(index)).round(3)
-            label = int(weights[index].dot(value) > 0)
-            rows.append('%d %s\n' % (label, ' '.join('%d:%g' % iv for iv in zip(index, value))))
-        written.append(_write(os.path.join(dest, name), ''.join(rows).encode()))
-    return written
-
-
 def ratings(dest, files, users=50, items=40, seed=0):
     """MovieLens ``user::item::rating::timestamp`` files (ratings from user and item factors);
     ``files`` lists (file name, number of rows)."""
@@ -146,4 +130,4 @@ def ratings(dest, files, users=50, items=40, seed=0):
 
 
 GENERATORS = {'mnist': mnist, 'cifar10': cifar10, 'mnist_npz': mnist_npz, 'images': images,
-              'text': text, 'libsvm': libsvm, 'ratings': ratings}
+              'text': text, 'ratings': ratings}

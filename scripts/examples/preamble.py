@@ -17,8 +17,9 @@ switches below. The preamble only patches MXNet's public Python API, identically
   show plots and images) are modules that show nothing;
 - a tutorial's displayed values (a cell's last expression, as Jupyter shows it) are printed by
   ``__mxex_display__`` (``print(repr(value))`` unless ``None``);
-- ``"random": "numpy"``: ``mx.nd.random.uniform`` / ``normal`` called by the script itself also
-  draw from numpy (one stream seeded once), for scripts that sample in Python (RBMs, MCMC);
+- ``"random": "numpy"``: ``mx.nd.random.uniform`` / ``normal`` / ``randint`` called by the
+  script also draw from numpy (one stream seeded once), for scripts that sample in Python
+  (RBMs, MCMC);
 - ``"stop"``: a regex; the run ends (exit status 0) once a printed line matches it, for
   scripts whose remaining work only draws pictures (which the harness does not compare);
 - ``"dropout": 0``: Gluon ``nn.Dropout`` layers are built with rate 0 (dropout draws from the
@@ -45,7 +46,7 @@ def _named_draw(kind):
     """Replacement of ``mx.random.<kind>`` that draws from numpy while an initializer runs (or
     always, with ``"random": "numpy"``)."""
     original = getattr(mx.random, kind)
-    first, second = ('low', 'high') if kind == 'uniform' else ('loc', 'scale')
+    first, second = ('loc', 'scale') if kind == 'normal' else ('low', 'high')
 
     def draw(*args, **kwargs):
         if STATE['name'] is None and STATE['stream'] is None:
@@ -62,7 +63,8 @@ def _named_draw(kind):
         if out is not None:
             out[:] = values.astype(out.dtype)
             return out
-        return mx.nd.array(values, ctx=named.get('ctx'), dtype=named.get('dtype') or 'float32')
+        dtype = named.get('dtype') or ('int32' if kind == 'randint' else 'float32')
+        return mx.nd.array(values, ctx=named.get('ctx'), dtype=dtype)
     return draw
 
 
@@ -80,7 +82,7 @@ def _name_seeded_initializers():
         finally:
             STATE['name'], STATE['draws'] = outer
     mx.init.Initializer.__call__ = seeded_call
-    for kind in ('uniform', 'normal'):
+    for kind in ('uniform', 'normal', 'randint'):
         draw = _named_draw(kind)
         for module, name in ((mx.random, kind), (mx.nd.random, kind), (mx.nd, 'random_' + kind),
                              (mx.nd, kind)):
@@ -124,7 +126,8 @@ class _Nothing(types.ModuleType):
 
 def _no_plots():
     for name in ('matplotlib', 'matplotlib.pyplot', 'matplotlib.image', 'matplotlib.cm',
-                 'matplotlib.ticker', 'matplotlib.patches', 'matplotlib.colors', 'IPython',
+                 'matplotlib.ticker', 'matplotlib.patches', 'matplotlib.colors', 'matplotlib.pylab',
+                 'IPython',
                  'IPython.display'):
         module = _Nothing(name)
         module.__path__ = []
