@@ -46,33 +46,6 @@ def mnist(dest, n_train=500, n_test=100, gz=False, seed=0):
     return written
 
 
-def cifar10(dest, n_train=200, n_test=100, seed=0):
-    """CIFAR-10's binary batches as Gluon's ``vision.CIFAR10`` reads them
-    (``data_batch_1.bin`` ... ``data_batch_5.bin``, ``test_batch.bin``)."""
-    rng = np.random.RandomState(seed)
-    written = []
-    names = ['data_batch_%d.bin' % i for i in range(1, 6)] + ['test_batch.bin']
-    for name in names:
-        n = n_test if name.startswith('test') else n_train // 5
-        images, labels = _images(rng, n, (3, 32, 32))
-        rows = np.concatenate([labels[:, None], images.reshape(n, -1)], axis=1)
-        written.append(_write(os.path.join(dest, name), rows.astype(np.uint8).tobytes()))
-    return written
-
-
-def mnist_npz(dest, n_train=300, n_test=100, seed=0):
-    """``mnist.npz`` as example/bayesian-methods reads it: ``X`` (n, 784) pixel values, ``Y``,
-    ``X_test``, ``Y_test``."""
-    rng = np.random.RandomState(seed)
-    x, y = _images(rng, n_train, (784,))
-    x_test, y_test = _images(rng, n_test, (784,))
-    path = os.path.join(dest, 'mnist.npz')
-    os.makedirs(dest, exist_ok=True)
-    with open(path, 'wb') as f:
-        np.savez(f, X=x, Y=y.astype(np.int64), X_test=x_test, Y_test=y_test.astype(np.int64))
-    return [path]
-
-
 def _png(path, image):
     """Write an (h, w, 3) uint8 array as a PNG file (no filter, zlib-compressed)."""
     h, w, _ = image.shape
@@ -129,5 +102,4 @@ def ratings(dest, files, users=50, items=40, seed=0):
     return written
 
 
-GENERATORS = {'mnist': mnist, 'cifar10': cifar10, 'mnist_npz': mnist_npz, 'images': images,
-              'text': text, 'ratings': ratings}
+GENERATORS = {'mnist': mnist, 'images': images, 'text': text, 'ratings': ratings}

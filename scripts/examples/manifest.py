@@ -197,9 +197,36 @@ CASES = [
     tutorial('packages/ndarray/02-ndarray-operations.md',
              skip={13: 'reshapes 6 values to (3, 1) (fails on MXNet too)'}),
     tutorial('packages/ndarray/gotchas_numpy_in_mxnet.md'),
-    # slow (2000 iterations before it first prints): last
-    dict(name='bayesian-methods_bdk_demo', script='example/bayesian-methods/bdk_demo.py',
-         args=['--dataset', '1', '--algorithm', '2', '--training', '200'], random='numpy',
-         data=[dict(gen='mnist_npz', dest='.')], stop='Teacher: Test ACC', timeout=480,
-         compare=[r'(?:Student|Teacher): Test ACC (.*)']),
 ]
+
+# Considered and left out (each fails on MXNet 1.9.1 itself, needs what no flag or generated
+# file provides, or is outside mxcompat's scope):
+# - example/bayesian-methods/bdk_demo.py: prints nothing before iteration 2000 of the fewest
+#   it allows (--training < 10000), which took over 480 s under MXNet 1.9.1 on a shared CPU;
+# - example/gluon/lstm_crf: 300 epochs, no flag (92 s under MXNet);
+# - example/nce-loss/toy_*.py, lstm_word.py: 100000 samples or batches of 1024, 20 epochs, no
+#   flags; example/rnn/old/gru_bucketing.py fails on MXNet 1.9.1 with numpy 1.23;
+# - example/numpy-ops/custom_sparse_sqr.py fails on MXNet 1.9.1 (custom op backward);
+# - example/module/sequential_module.py, rnn/word_lm, rnn/old/lstm_bucketing.py,
+#   model-parallel/*, numpy-ops/custom_softmax_rtc.py: hard-coded GPUs;
+# - example/gluon/image_classification.py --mode symbolic: fails on MXNet (Module has no
+#   save_parameters);
+# - example/sparse/{factorization_machine,linear_classification}, sparse/matrix_factorization
+#   without --dense, tutorials packages/ndarray/sparse/*: sparse storage (outside mxcompat);
+# - example/cnn_text_classification, cnn_chinese_text_classification (word2vec), capsnet
+#   (mxboard), module/python_loss.py (numba), svm_mnist, deep-embedded-clustering,
+#   svrg_module/linear_regression (sklearn), multivariate_time_series, named_entity_recognition,
+#   gluon/house_prices (pandas), gluon/audio (librosa), gluon/actor_critic,
+#   reinforcement-learning (gym): packages absent from both environments;
+# - example/gluon/{embedding_learning,style_transfer,tree_lstm,lipnet,sn_gan}, ssd, rcnn,
+#   speech_recognition, neural-style, quantization*, automatic-mixed-precision, ctc,
+#   kaggle-*, vae-gan: real data sets or pretrained models, or hours of training;
+# - tutorials: extend/custom_layer.md (fails on MXNet 1.9.1: Constant(list).dumps), getting-
+#   started/to-mxnet/pytorch.md (needs torch beside MXNet), 5-predict.md, 6-use_gpus.md,
+#   03-ndarray-contexts.md (GPU), gluon_from_experiment_to_deployment.md, pretrained_models.md,
+#   onnx/*, deploy/*, amp.md, mkldnn/*, tensorrt.md (downloads, GPUs), activations.md,
+#   learning_rate_schedules_advanced.md, optimizer/index.md, data_augmentation.md,
+#   image-augmentation.md (print nothing: plots only), learning_rate_finder.md (over 180 s),
+#   custom-loss.md (Omniglot images), info_gan.md (LFW), kl_divergence.md and
+#   autograd/index.md (no python blocks), performance/backend/profiler.md (prints timing tables
+#   and MXNet's C API calls).
