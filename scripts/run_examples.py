@@ -34,13 +34,13 @@ from scripts.examples.manifest import CASES, TAG  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, 'tests', 'fixtures', 'examples')
 PREAMBLE = os.path.join(HERE, 'examples', 'preamble.py')
-# Never compared: timings, speeds, addresses, scratch paths and module reprs (which name the
-# installation; deleted from a line), numpy 2's scalar reprs (``np.int32(5)`` is ``5`` under
+# Never compared: timings, speeds, addresses, Python object ids, scratch paths and module reprs
+# (which name the installation; deleted from a line), numpy 2's scalar reprs (``np.int32(5)`` is ``5`` under
 # numpy 1), and warning lines (dropped).
 SCRUB = (r'(?i)[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?\s*(?:s|ms|sec|secs|seconds|samples/sec)\b'
          r'|(?:time|speed|elapsed)[^=:\n]*[=:]\s*\S+|0x[0-9a-fA-F]+'
          r'|\bnp\.(?:u?int|float|complex|bool_|str_)\d*(?=\()|\S*mxcompat-examples-\S*'
-         r"|<module '[^']*'(?: from '[^']*')?>")
+         r"|<module '[^']*'(?: from '[^']*')?>|\bid\(\w+\)[^\d\n]*\d+")
 IGNORE = r'(?i)warn'
 NUMBER = r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)'
 
