@@ -35,8 +35,8 @@ from scripts.examples.manifest import CASES, TAG  # noqa: E402
 FIXTURES = os.path.join(ROOT, 'tests', 'fixtures', 'examples')
 PREAMBLE = os.path.join(HERE, 'examples', 'preamble.py')
 # Never compared: timings, speeds, addresses, Python object ids, scratch paths and module reprs
-# (which name the installation; deleted from a line), numpy 2's scalar reprs (``np.int32(5)`` is ``5`` under
-# numpy 1), and warning lines (dropped).
+# (which name the installation; deleted from a line), numpy 2's scalar reprs (``np.int32(5)``
+# is ``5`` under numpy 1), and warning lines (dropped).
 SCRUB = (r'(?i)[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?\s*(?:s|ms|sec|secs|seconds|samples/sec)\b'
          r'|(?:time|speed|elapsed)[^=:\n]*[=:]\s*\S+|0x[0-9a-fA-F]+'
          r'|\bnp\.(?:u?int|float|complex|bool_|str_)\d*(?=\()|\S*mxcompat-examples-\S*'
@@ -128,7 +128,7 @@ def prepare(case, git_dir, work):
     else:
         extract(git_dir, case.get('files', [os.path.dirname(case['script'])]), src)
         script = os.path.join(src, case['script'])
-        cwd = os.path.join(src, case.get('cwd', os.path.dirname(case['script'])))
+        cwd = os.path.join(src, os.path.dirname(case['script']))
     generated = []
     for spec in case.get('data', ()):
         spec = dict(spec)
@@ -143,18 +143,17 @@ def run_case(case, git_dir, python, oracle, work_root, timeout, pythonpath=()):
     work = tempfile.mkdtemp(prefix=case['name'] + '-', dir=work_root)
     script, cwd, home, generated = prepare(case, git_dir, work)
     env = {k: v for k, v in os.environ.items() if not k.startswith(('PYTHON', 'MXNET'))}
-    spec = {k: case[k] for k in ('args', 'seed', 'random', 'dropout', 'stop') if k in case}
+    spec = {k: case[k] for k in ('args', 'random', 'stop') if k in case}
     spec['script'] = script
     env.update(HOME=home, MXNET_HOME=os.path.join(home, '.mxnet'), OMP_NUM_THREADS='1',
                MXEX_GENERATED=os.pathsep.join(generated), PYTHONHASHSEED='0',
                MXEX_CASE=json.dumps(spec))
-    env.update(case.get('env', {}))
     env['PYTHONPATH'] = os.pathsep.join(([] if oracle else [ROOT]) + list(pythonpath))
     cmd = [python, PREAMBLE] if oracle else [python, '-m', 'mxcompat', 'run', PREAMBLE]
     start = time.time()
     try:
         proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
-                              timeout=case.get('timeout', timeout))
+                              timeout=timeout)
         rc, out, err = proc.returncode, proc.stdout, proc.stderr
     except subprocess.TimeoutExpired as exc:
         rc, out, err = 'timeout', (exc.stdout or b'').decode(), (exc.stderr or b'').decode()
@@ -166,10 +165,10 @@ def run_case(case, git_dir, python, oracle, work_root, timeout, pythonpath=()):
 def numbers(case, stdout, stderr):
     """The compared numbers: for each regex in ``case['compare']``, every number inside its
     matches, in order, over the output (stdout only with ``stream='stdout'``) less the lines
-    that match ``IGNORE`` or the case's ``ignore``, and less ``SCRUB``'s matches."""
+    that match ``IGNORE``, and less ``SCRUB``'s matches."""
     output = stdout if case.get('stream') == 'stdout' else stdout + stderr
-    drop = re.compile('|'.join([IGNORE] + case.get('ignore', [])))
-    output = re.sub(SCRUB, '', '\n'.join(ln for ln in output.splitlines() if not drop.search(ln)))
+    output = re.sub(SCRUB, '', '\n'.join(ln for ln in output.splitlines()
+                                         if not re.search(IGNORE, ln)))
     found = {}
     for pattern in case['compare']:
         values = []
@@ -216,7 +215,7 @@ def main(argv=None):
     which.add_argument('--list', action='store_true', help='list the cases and exit')
     ap.add_argument('--cases', help='comma-separated case names (default: all)')
     ap.add_argument('--timeout', type=float, default=180,
-                    help='seconds per case run (a case may set its own "timeout")')
+                    help='seconds per case run')
     ap.add_argument('--pythonpath', metavar='DIR', action='append', default=[],
                     help='directory put on the scripts\' PYTHONPATH (optional packages a case '
                          'requires, e.g. Pillow installed with pip install --target DIR)')

@@ -6,7 +6,7 @@ Each case is a dict:
 - ``name``: the fixture's name (``tests/fixtures/examples/<name>.json``);
 - ``script`` (a file under ``example/``) with ``args``, its own command-line flags that cut
   epochs, batches and sizes, and ``files`` (repository paths to extract; default: the script's
-  directory) and ``cwd`` (default: the script's directory); or ``tutorial`` (a ``.md`` file
+  directory); the script runs in its own directory; or ``tutorial`` (a ``.md`` file
   whose python code blocks run in order as one script, each block's last expression displayed
   as Jupyter does) with ``skip``, ``{block index: why}`` for the blocks left out, and
   ``replace``, (old, new, why) text replacements (only where the tutorial fails on MXNet 1.9.1
@@ -18,10 +18,10 @@ Each case is a dict:
   ``rtol`` (default 1e-4) and ``atol`` (default 1e-6);
 - ``requires``: modules the script imports beyond MXNet and numpy (the case is skipped, not
   failed, where the interpreter lacks one);
-- ``timeout``: seconds, where the case needs more than ``--timeout``;
+- ``stream``: ``'stdout'`` to compare stdout only (tutorials: what the notebook shows);
 - preamble switches (see ``scripts/examples/preamble.py``): ``random`` = ``'numpy'`` for
-  scripts that sample with ``mx.nd.random`` themselves, ``dropout`` = 0, ``seed``, ``stop``
-  (a regex: the run ends once a printed line matches, where the rest only draws pictures).
+  scripts that sample with ``mx.nd.random`` themselves, and ``stop`` (a regex: the run ends
+  once a printed line matches, where the rest only draws pictures).
 """
 TAG = '1.9.1'
 
