@@ -5,7 +5,6 @@ Files already in ``root`` with the expected SHA-1 are used as they are (as MXNet
 ones are downloaded with ``mx.gluon.utils.download`` from ``$MXNET_GLUON_REPO``.
 """
 import gzip
-import hashlib
 import os
 import struct
 import tarfile
@@ -14,6 +13,7 @@ import warnings
 import numpy as np
 
 from .. import dataset
+from ...utils import check_sha1
 from .... import image, recordio
 from ....base import MXNetError, data_dir
 from ....ndarray import array
@@ -24,18 +24,10 @@ __all__ = ['MNIST', 'FashionMNIST', 'CIFAR10', 'CIFAR100', 'ImageRecordDataset',
 _REPO = 'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/'
 
 
-def _sha1_ok(path, sha1):
-    h = hashlib.sha1()
-    with open(path, 'rb') as f:
-        for chunk in iter(lambda: f.read(1 << 20), b''):
-            h.update(chunk)
-    return h.hexdigest() == sha1
-
-
 def _fetch(root, namespace, name, sha1):
     """Path of ``root/name``, downloaded from MXNet's dataset repository unless present."""
     path = os.path.join(root, name)
-    if os.path.exists(path) and _sha1_ok(path, sha1):
+    if os.path.exists(path) and check_sha1(path, sha1):
         return path
     from ... import utils
     download = getattr(utils, 'download', None)
@@ -160,7 +152,7 @@ class CIFAR10(dataset._DownloadedDataset):
     def _get_data(self):
         files = self._train_data + self._test_data
         if any(not os.path.exists(os.path.join(self._root, name))
-               or not _sha1_ok(os.path.join(self._root, name), sha1) for name, sha1 in files):
+               or not check_sha1(os.path.join(self._root, name), sha1) for name, sha1 in files):
             archive = _fetch(self._root, self._namespace, *self._archive_file)
             with tarfile.open(archive) as tar:
                 tar.extractall(self._root)
