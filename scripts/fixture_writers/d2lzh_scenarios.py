@@ -268,7 +268,7 @@ def fashion_mnist_ch5(mx, d2l, tmp):
     _set_seeded(mx, net, (1, 1, 28, 28))
     trainer = mx.gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.9})
     _seed(mx, 'fashion/train')
-    d2l.train_ch5(net, train_iter, test_iter, 6, trainer, d2l.try_gpu(), 2)
+    d2l.train_ch5(net, train_iter, test_iter, 6, trainer, mx.cpu(), 2)
     out.update(_params(net))
     return out
 
@@ -276,7 +276,9 @@ def fashion_mnist_ch5(mx, d2l, tmp):
 def resnet18_multi_context(mx, d2l, tmp):
     """Ch. 5.11/8.4: Residual, resnet18, try_gpu/try_all_gpus, and train() across two
     contexts (split_and_load, one Trainer over both copies)."""
-    print('try_gpu', d2l.try_gpu(), 'try_all_gpus', d2l.try_all_gpus())
+    gpus = [mx.gpu(i) for i in range(mx.context.num_gpus())]
+    print('try_gpu', d2l.try_gpu() == (gpus[0] if gpus else mx.cpu()),
+          'try_all_gpus', d2l.try_all_gpus() == (gpus or [mx.cpu()]))
     blk = d2l.Residual(3, use_1x1conv=True, strides=2)
     _set_seeded(mx, blk, (2, 3, 6, 6))
     x = mx.nd.array(rng('residual/x').uniform(-1, 1, (2, 3, 6, 6)))
