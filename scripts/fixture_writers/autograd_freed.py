@@ -65,7 +65,4 @@ def run(mx):
 
 
 def write(mx, outdir):
-    out = run(mx)
-    tmp = os.path.join(outdir, 'autograd_freed.tmp.npz')
-    np.savez_compressed(tmp, **out)
-    os.replace(tmp, os.path.join(outdir, 'autograd_freed.npz'))
+    np.savez_compressed(os.path.join(outdir, 'autograd_freed.npz'), **run(mx))
