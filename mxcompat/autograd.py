@@ -36,6 +36,9 @@ class _State(threading.local):
     def __init__(self):
         self.recording = False
         self.training = False
+        # torch's node counter (per thread) when a backward last freed its graph: nodes
+        # numbered below it may belong to a freed graph (see _cut_freed)
+        self.freed_below = None
 
 
 _state = _State()
@@ -360,6 +363,127 @@ def _parse_head(heads, head_grads):
     return ts, gs
 
 
+_sequence_nr = torch.autograd._get_sequence_nr
+_set_multithreading = torch._C._set_multithreading_enabled
+
+
+class _Cut(Exception):
+    """Raised by the first node of a freed graph that a backward would run: by then every
+    node of the new graph has run (torch runs ready nodes newest first)."""
+
+
+def _saved_tensor_names(node, cache={}):  # noqa: B006  (a cache per node type)
+    names = cache.get(type(node))
+    if names is None:
+        names = cache[type(node)] = tuple(
+            '_saved_' + a[len('_raw_saved_'):] for a in dir(node) if a.startswith('_raw_saved_'))
+    return names
+
+
+def _is_freed(node):
+    """Whether a backward without retain_graph has freed ``node``'s saved tensors."""
+    for name in _saved_tensor_names(node):
+        try:
+            getattr(node, name)
+        except RuntimeError:
+            return True
+    return False
+
+
+class _CutFreed:
+    """MXNet's rule for arrays of a freed graph: once a backward has run through a graph
+    (without retain_graph), the arrays it computed are constants to any later recording, so
+    a later backward stops where it reaches them. Torch would try to run the freed nodes (and
+    fail) or, for nodes with nothing saved, run them and reach old leaves.
+
+    A pre-hook on the head that torch runs first looks, from inside the engine, at the nodes
+    it is about to run. When some are numbered below the last freeing backward and at least
+    one of those is freed, every such old node gets a pre-hook that raises _Cut, each new node
+    with a leaf among its inputs a hook that collects what it sends that leaf, and each leaf a
+    hook that notes it received its gradient from torch; ``finish`` then stores the collected
+    gradients of the leaves that torch never reached (those an old node also feeds), with
+    their grad_req. (A graph recorded before the freeing backward and not freed by it, if the
+    same backward reaches it, is cut as well.)"""
+
+    def __init__(self, head, freed_below):
+        self.freed_below = freed_below
+        self.handles = [head.register_prehook(self.look)]
+        # the engine lists the nodes it will run only when it runs them all in this thread
+        self.multithreading = torch._C._is_multithreading_enabled()
+        _set_multithreading(False)
+        self.sent = {}     # AccumulateGrad node -> gradient the new nodes sent it
+        self.reached = set()  # AccumulateGrad nodes torch ran
+
+    def look(self, grad_outputs):
+        try:
+            order = torch._C._current_graph_task_execution_order()
+        except RuntimeError:  # (torch cannot list them inside some re-entrant backwards)
+            return None
+        below = self.freed_below
+        old = [n for n in order if n._sequence_nr() < below]
+        if not any(_is_freed(n) for n in old):
+            return None
+        hooks = self.handles
+        for n in old:
+            hooks.append(n.register_prehook(_raise_cut))
+        for n in order:
+            if n._sequence_nr() < below:
+                continue
+            if type(n).__name__ == 'AccumulateGrad':
+                hooks.append(n.register_prehook(self._note_reached(n)))
+            elif any(f is not None and type(f).__name__ == 'AccumulateGrad'
+                     for f, _ in n.next_functions):
+                hooks.append(n.register_hook(self._collect(n)))
+        return None
+
+    def _note_reached(self, acc):
+        def hook(grad_outputs):
+            self.reached.add(acc)
+        return hook
+
+    def _collect(self, node):
+        def hook(grad_inputs, grad_outputs):
+            sent = self.sent
+            for (f, _), g in zip(node.next_functions, grad_inputs):
+                if g is not None and f is not None and type(f).__name__ == 'AccumulateGrad':
+                    sent[f] = g if f not in sent else sent[f] + g
+        return hook
+
+    def remove(self):
+        for h in self.handles:
+            h.remove()
+
+    def finish(self):
+        with torch.no_grad():
+            for acc, g in self.sent.items():
+                if acc in self.reached:
+                    continue
+                t = acc.variable
+                req = getattr(t, '_mx_grad_req', None)
+                if t.grad is None:
+                    t.grad = g.clone()
+                elif req == 'write':
+                    t.grad.copy_(g)
+                else:
+                    t.grad.add_(g)
+                if req is not None:
+                    t._mx_fresh_grad = True
+
+
+def _raise_cut(grad_outputs):
+    raise _Cut
+
+
+def _cut_freed(ts, freed_below):
+    """A _CutFreed on the head torch runs first (the newest), or None when no head has
+    history newer than the last freeing backward (nothing new to cut from)."""
+    fns = [t.grad_fn for t in ts]
+    head = max((f for f in fns if f is not None), key=lambda f: f._sequence_nr(), default=None)
+    if head is None or head._sequence_nr() < freed_below:
+        return None
+    return _CutFreed(head, freed_below)
+
+
 def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     """Compute the gradients of heads w.r.t previously marked variables.
 
@@ -377,6 +501,9 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
         return
     prev = _backward.adopting
     _backward.adopting = adopting = []
+    cut = None
+    if _state.freed_below is not None:
+        cut = _cut_freed(ts, _state.freed_below)
     try:
         if head_grads is None and _run_engine is not None and \
                 (ts[0].is_cpu if len(ts) == 1 else all(t.is_cpu for t in ts)):
@@ -387,6 +514,8 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
                           allow_unreachable=True, accumulate_grad=True)
         else:
             torch.autograd.backward(ts, gs, retain_graph=retain_graph)
+    except _Cut:
+        pass  # every node of the new graph ran; cut.finish stores what its leaves got
     except RuntimeError as err:
         if 'backward through the graph a second time' in str(err):
             raise MXNetError('Cannot differentiate node because it is not in a computational '
@@ -397,10 +526,16 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
         _backward.adopting = prev
         if adopting:
             _adopt_written(adopting)
+        if cut is not None:
+            cut.remove()
+            _set_multithreading(cut.multithreading)
+    if cut is not None:
+        cut.finish()
     if not retain_graph:  # MXNet frees the whole graph; torch only the saved tensors
         for t in ts:
             if not t.is_leaf:
                 t._mx_graph_freed = True
+        _state.freed_below = _sequence_nr()
 
 
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,
