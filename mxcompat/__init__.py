@@ -46,9 +46,9 @@ from . import numpy, numpy_extension
 from . import numpy as np, numpy_extension as npx
 from . import monitor as mon
 from . import test_utils
+from .utils.library_guards import install as _guard_libraries
+_guard_libraries()  # libraries that refuse torch >= 2 import when mxnet is mxcompat
+del _guard_libraries
 from .utils.mxnet_api import install as _install_unsupported
 _install_unsupported()  # MXNet 1.9.1 names mxcompat lacks raise NotImplementedError naming them
 del _install_unsupported
-from .utils import library_guards as _library_guards
-_library_guards.install()  # libraries that refuse torch >= 2 import when mxnet is mxcompat
-del _library_guards
