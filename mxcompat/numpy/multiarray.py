@@ -117,6 +117,18 @@ class ndarray(NDArray):
         raise AttributeError('mxnet.numpy.ndarray object has no attribute asscalar; use item()')
 
     @property
+    def dtype(self):
+        """Data-type of the array's elements (a ``numpy.dtype``)."""
+        return _np.dtype(torch_to_np_type(self._t.dtype))
+
+    def copy(self, order='C'):  # pylint: disable=arguments-differ
+        """A copy of the array."""
+        if order != 'C':
+            raise NotImplementedError('ndarray.copy(order=%r): only order="C" is supported'
+                                      % (order,))
+        return self._like(self._t.clone())
+
+    @property
     def grad(self):
         """The gradient buffer attached to this array (None if none is attached)."""
         g = self._t.grad
@@ -652,29 +664,33 @@ def _check_kwargs(name, kwargs):
 
 
 _REVERSED = {'subtract', 'true_divide', 'mod', 'power', 'arctan2', 'copysign', 'ldexp'}
-for _name in ('add', 'subtract', 'multiply', 'true_divide', 'mod', 'power', 'maximum',
-              'minimum', 'arctan2', 'hypot', 'copysign', 'lcm', 'bitwise_and', 'bitwise_or',
-              'bitwise_xor', 'ldexp', 'equal', 'not_equal', 'greater', 'greater_equal', 'less',
-              'less_equal'):
-    _f = _binary(_name, 'r%s_scalar' % _name if _name in _REVERSED else None)
-    _f.__name__ = _f.__qualname__ = _name
-    _f.__module__ = 'mxnet.numpy'
-    globals()[_name] = _f
-divide = true_divide  # noqa: F821 (defined by the loop above)
-remainder = mod  # noqa: F821
+_BINARY_UFUNCS = ('add', 'subtract', 'multiply', 'true_divide', 'mod', 'power', 'maximum',
+                  'minimum', 'arctan2', 'hypot', 'copysign', 'lcm', 'bitwise_and', 'bitwise_or',
+                  'bitwise_xor', 'ldexp', 'equal', 'not_equal', 'greater', 'greater_equal',
+                  'less', 'less_equal')
+_UNARY_UFUNCS = ('sqrt', 'cbrt', 'exp', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos',
+                 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh',
+                 'arccosh', 'arctanh', 'degrees', 'radians', 'abs', 'absolute', 'negative',
+                 'sign', 'rint', 'fix', 'ceil', 'floor', 'trunc', 'square', 'reciprocal',
+                 'logical_not', 'bitwise_not', 'isnan', 'isinf', 'isfinite', 'isposinf',
+                 'isneginf')
+_UFUNC_ALIASES = {'divide': 'true_divide', 'remainder': 'mod', 'rad2deg': 'degrees',
+                  'deg2rad': 'radians', 'invert': 'bitwise_not'}
 
-for _name in ('sqrt', 'cbrt', 'exp', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos',
-              'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh',
-              'arctanh', 'degrees', 'radians', 'abs', 'absolute', 'negative', 'sign', 'rint',
-              'fix', 'ceil', 'floor', 'trunc', 'square', 'reciprocal', 'logical_not',
-              'bitwise_not', 'isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf'):
-    _f = _unary(_name)
-    _f.__name__ = _f.__qualname__ = _name
-    _f.__module__ = 'mxnet.numpy'
-    globals()[_name] = _f
-rad2deg = degrees  # noqa: F821
-deg2rad = radians  # noqa: F821
-invert = bitwise_not  # noqa: F821
+
+def _define_ufuncs(space):
+    """Put the element-wise functions, made over ``_npi``, into the namespace ``space``."""
+    for name in _BINARY_UFUNCS + _UNARY_UFUNCS:
+        f = _binary(name, 'r%s_scalar' % name if name in _REVERSED else None) \
+            if name in _BINARY_UFUNCS else _unary(name)
+        f.__name__ = f.__qualname__ = name
+        f.__module__ = 'mxnet.numpy'
+        space[name] = f
+    for alias, name in _UFUNC_ALIASES.items():
+        space[alias] = space[name]
+
+
+_define_ufuncs(globals())
 
 
 @set_module('mxnet.numpy')
