@@ -34,7 +34,7 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'argmin', 'all', 'any', 'cumsum',
            'reshape', 'ravel', 'transpose', 'squeeze', 'expand_dims', 'concatenate', 'stack',
            'swapaxes', 'flip', 'broadcast_to', 'where', 'tril', 'copy', 'dot', 'matmul',
-           'tensordot', 'einsum']
+           'tensordot', 'einsum', 'shares_memory', 'may_share_memory']
 
 
 def _np_function(opname):
@@ -437,7 +437,7 @@ class ndarray(NDArray):
         return _fallback(func, func.__name__, args, kwargs)
 
 
-builtins_all = all  # noqa: the NumPy function ``all`` below shadows the builtin
+builtins_all, builtins_sum = all, sum  # the NumPy functions below shadow the builtins
 _npi = _make_npi()
 
 
@@ -918,3 +918,24 @@ def einsum(*operands, **kwargs):
     if kwargs:
         raise TypeError('einsum() got unexpected keyword arguments %s' % list(kwargs))
     return _npi.einsum(*arrays, subscripts=subscripts, optimize=int(bool(optimize)), out=out)
+
+
+# ------------------------------------------------------------------------ memory
+def _byte_range(t):
+    if t.numel() == 0:
+        return None
+    size = t.element_size()
+    start = t.data_ptr()
+    extent = builtins_sum((n - 1) * st for n, st in zip(t.shape, t.stride()) if st > 0)
+    low = builtins_sum((n - 1) * st for n, st in zip(t.shape, t.stride()) if st < 0)
+    return start + low * size, start + (extent + 1) * size
+
+
+@set_module('mxnet.numpy')
+def shares_memory(a, b, max_work=None):  # pylint: disable=unused-argument
+    """Whether two arrays share memory (their memory ranges overlap)."""
+    ra, rb = _byte_range(a._t), _byte_range(b._t)
+    return ra is not None and rb is not None and ra[0] < rb[1] and rb[0] < ra[1]
+
+
+may_share_memory = shares_memory

@@ -6,8 +6,8 @@ NumPy interface shares (the ``_npx_*`` aliases sit on their legacy entries: ``_n
 ``relu``, ``_npx_fully_connected`` on ``FullyConnected``, ...). Type rules are NumPy's as
 MXNet applies them: binary operators broadcast and promote (an integer and a float array give
 the float type, float32 with float64 gives float64), a Python float with an integer array gives
-float32 (MXNet's default float), comparisons give bool, and math functions of integer or
-boolean arrays give float32.
+the integer type (the scalar truncated, except in true division and comparisons), comparisons give bool, and math functions of integer arrays compute in float64
+and give the integer type back.
 """
 import math
 
@@ -43,6 +43,29 @@ _NO_REVERSE = frozenset(['add', 'multiply', 'maximum', 'minimum', 'hypot', 'lcm'
                          'bitwise_or', 'bitwise_xor', 'equal', 'not_equal', 'greater',
                          'greater_equal', 'less', 'less_equal'])
 _SCALAR_PARAMS = {'scalar': (Float, 1.0), 'is_int': (Bool, True)}
+# the torch functions that take a Python number as their second operand
+_NUMBER_OPERAND = frozenset(['add', 'subtract', 'multiply', 'true_divide', 'mod', 'power',
+                             'copysign', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'equal',
+                             'not_equal', 'greater', 'greater_equal', 'less', 'less_equal'])
+
+
+_COMPARISONS = frozenset(['equal', 'not_equal', 'greater', 'greater_equal', 'less',
+                          'less_equal'])
+
+
+def _scalar(data, scalar, is_int, keeps_float):
+    """The scalar operand: MXNet casts a float scalar to the type of an integer array
+    (truncating it) except in true division and comparisons."""
+    if is_int or not keeps_float and not data.is_floating_point() and data.dtype is not \
+            torch.bool:
+        return int(scalar)
+    return scalar
+
+
+def _scalar_tensor(data, scalar, is_int, keeps_float):
+    """The scalar operand as a 0-d tensor of the type the promotion gives it with ``data``."""
+    s = _scalar(data, scalar, is_int, keeps_float)
+    return torch.tensor(s, dtype=torch.result_type(data, s), device=data.device)
 
 
 def _float_ints(fn):
@@ -64,13 +87,16 @@ def _make_binary(name, fn):
         return fn(x1, x2)
     inputs = ('x1', 'x2') if name in ('arctan2', 'hypot') else ('lhs', 'rhs')
 
-    def scalar_op(data, scalar, is_int):
-        return fn(data, int(scalar) if is_int else scalar)
+    keeps_float = name == 'true_divide' or name in _COMPARISONS
+    if name in _NUMBER_OPERAND:
+        def scalar_op(data, scalar, is_int):
+            return fn(data, _scalar(data, scalar, is_int, keeps_float))
+    else:
+        def scalar_op(data, scalar, is_int):
+            return fn(data, _scalar_tensor(data, scalar, is_int, keeps_float))
 
     def rscalar_op(data, scalar, is_int):
-        s = int(scalar) if is_int else scalar
-        return fn(torch.tensor(s, device=data.device).to(
-            torch.result_type(data, s)), data)
+        return fn(_scalar_tensor(data, scalar, is_int, keeps_float), data)
 
     doc = 'NumPy-compatible %s of two arrays, broadcast, with NumPy type promotion.' % name
     register('_npi_' + name, inputs=inputs, doc=doc)(tensor_op)
@@ -87,10 +113,12 @@ for _name, _fn in _BINARY.items():
 
 # ------------------------------------------------------------------------ unary
 def _float_in(fn):
+    """``fn`` computed in float64 for integer input and cast back to its type, as MXNet does
+    (``sqrt`` of int32 [2, 5] is [1, 2])."""
     def op(x):
-        if not x.is_floating_point():
-            x = x.to(torch.float32)
-        return fn(x)
+        if x.is_floating_point():
+            return fn(x)
+        return fn(x.to(torch.float64)).to(x.dtype)
     return op
 
 
@@ -133,7 +161,7 @@ _UNARY_SAME = {
 }
 for _name, _fn in _UNARY_FLOAT.items():
     register('_npi_' + _name, inputs=('x',), infer_shape='same',
-             doc='NumPy-compatible element-wise %s (float32 for integer input).'
+             doc='NumPy-compatible element-wise %s (of the integer type for integer input).'
              % _name)(_float_in(_fn))
 for _name, _fn in _UNARY_SAME.items():
     register('_npi_' + _name, inputs=('x',), infer_shape='same',
