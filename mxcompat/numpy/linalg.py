@@ -24,12 +24,11 @@ def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-b
     """
     if isinstance(axis, numbers.Integral):
         axis = (axis,)
-    pair = axis is not None and len(axis) == 2 or axis is None and x.ndim == 2
     if ord is None or ord == 'fro':
         return _npi.norm(x, ord=2, axis=axis, keepdims=keepdims, flag=1)
     if ord == 'nuc':
         return _npi.norm(x, ord=2, axis=axis, keepdims=keepdims, flag=2)
-    if pair:
+    if axis is not None and len(axis) == 2 or axis is None and x.ndim == 2:
         row, col = axis if axis is not None else (0, 1)
         if ord in (2, -2):
             return _npi.norm(x, ord=ord, axis=(row, col), keepdims=keepdims, flag=0)

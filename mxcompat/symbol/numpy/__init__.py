@@ -66,13 +66,30 @@ _DATA_ONLY = frozenset(['ndarray', 'array', 'empty', 'empty_like', 'zeros_like',
                         'full_like', 'shape'])
 
 
-def _rebind(f):
-    """``f`` with this module's namespace: the same code over the symbol front end."""
-    g = types.FunctionType(f.__code__, _SPACE, f.__name__, f.__defaults__, f.__closure__)
+def _rebind(f, space=None, module='mxnet.symbol.numpy'):
+    """``f`` run in the namespace ``space`` (this module's by default): the same code over the
+    symbol front end."""
+    g = types.FunctionType(f.__code__, _SPACE if space is None else space, f.__name__,
+                           f.__defaults__, f.__closure__)
     g.__kwdefaults__ = f.__kwdefaults__
     g.__doc__ = f.__doc__
-    g.__module__ = 'mxnet.symbol.numpy'
+    g.__module__ = module
     return g
+
+
+def _symbol_function(opname):
+    """The symbol front-end function of the table entry ``opname``, with NumPy symbols."""
+    return _np_symbols(make_function(registry.get(opname), opname))
+
+
+def _rebind_module(module, names, overrides, target):
+    """Put ``module``'s functions ``names``, rebound to its namespace with ``overrides``,
+    into the namespace ``target``."""
+    space = dict(vars(module))
+    space.update(overrides)
+    for name in names:
+        target[name] = _rebind(space[name], space, 'mxnet.symbol.numpy.' +
+                               module.__name__.rsplit('.', 1)[1])
 
 
 for _name, _value in vars(_ma).items():
@@ -96,3 +113,5 @@ _METHODS = ('__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
 for _name in _METHODS:
     setattr(_Symbol, _name, _rebind(_ma.ndarray.__dict__[_name]))
 _Symbol.T = property(_rebind(_ma.ndarray.T.fget))
+
+from . import linalg, random  # noqa: E402  (they rebind mx.np.linalg / mx.np.random)
