@@ -34,7 +34,12 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'argmin', 'all', 'any', 'cumsum',
            'reshape', 'ravel', 'transpose', 'squeeze', 'expand_dims', 'concatenate', 'stack',
            'swapaxes', 'flip', 'broadcast_to', 'where', 'tril', 'copy', 'dot', 'matmul',
-           'tensordot', 'einsum', 'shares_memory', 'may_share_memory']
+           'tensordot', 'einsum', 'shares_memory', 'may_share_memory',
+           'split', 'array_split', 'hsplit', 'vsplit', 'dsplit', 'hstack', 'vstack',
+           'row_stack', 'dstack', 'column_stack', 'atleast_1d', 'atleast_2d', 'atleast_3d',
+           'diagonal', 'diag', 'trace', 'repeat', 'roll', 'tile', 'rot90', 'moveaxis', 'sort',
+           'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
+           'outer', 'append', 'vdot']
 
 
 def _np_function(opname):
@@ -584,8 +589,7 @@ def ones_like(a, dtype=None, order='C', ctx=None, out=None):  # pylint: disable=
 @set_module('mxnet.numpy')
 def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):  # pylint: disable=unused-argument
     """An array filled with ``fill_value`` with the shape and type of ``a``."""
-    return _npi.full(shape=a.shape, value=float(fill_value), ctx=ctx or a.context,
-                     dtype=a.dtype if dtype is None else dtype, out=out)
+    return _npi.full_like(a, fill_value=float(fill_value), ctx=ctx, dtype=dtype, out=out)
 
 
 @set_module('mxnet.numpy')
@@ -593,7 +597,8 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
     """Return evenly spaced values within a given interval (float32 by default)."""
     if stop is None:
         start, stop = 0, start
-    return _npi.arange(start=start, stop=stop, step=step, ctx=ctx or current_context(),
+    return _npi.arange(start=start, stop=stop, step=1 if step is None else step,
+                       ctx=ctx or current_context(),
                        dtype=_dtype_name(dtype))
 
 
@@ -939,3 +944,226 @@ def shares_memory(a, b, max_work=None):  # pylint: disable=unused-argument
 
 
 may_share_memory = shares_memory
+
+
+# ------------------------------------------------------------------------ manipulation
+def _split_outputs(outs):
+    return list(outs) if isinstance(outs, (list, tuple)) else [outs]
+
+
+def _split_args(indices_or_sections):
+    if isinstance(indices_or_sections, numbers.Integral):
+        return {'indices': (), 'sections': int(indices_or_sections)}
+    return {'indices': (0,) + tuple(indices_or_sections), 'sections': 0}
+
+
+@set_module('mxnet.numpy')
+def split(ary, indices_or_sections, axis=0):
+    """Split an array into equal sub-arrays (an int) or at the given indices (a list)."""
+    return _split_outputs(_npi.split(ary, axis=axis, squeeze_axis=False,
+                                     **_split_args(indices_or_sections)))
+
+
+@set_module('mxnet.numpy')
+def array_split(ary, indices_or_sections, axis=0):
+    """Split an array into sub-arrays; ``n`` sections need not divide the axis equally."""
+    if isinstance(indices_or_sections, numbers.Integral):
+        n, k = ary.shape[axis], int(indices_or_sections)
+        sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
+        indices_or_sections = [builtins_sum(sizes[:i]) for i in range(1, k)]
+    return split(ary, indices_or_sections, axis)
+
+
+@set_module('mxnet.numpy')
+def hsplit(ary, indices_or_sections):
+    """Split an array into sub-arrays horizontally (column-wise)."""
+    return _split_outputs(_npi.hsplit(ary, axis=1, squeeze_axis=False,
+                                      **_split_args(indices_or_sections)))
+
+
+@set_module('mxnet.numpy')
+def vsplit(ary, indices_or_sections):
+    """Split an array into sub-arrays vertically (row-wise)."""
+    return split(ary, indices_or_sections, axis=0)
+
+
+@set_module('mxnet.numpy')
+def dsplit(ary, indices_or_sections):
+    """Split an array into sub-arrays along the 3rd axis (depth)."""
+    return _split_outputs(_npi.dsplit(ary, axis=2, squeeze_axis=False,
+                                      **_split_args(indices_or_sections)))
+
+
+@set_module('mxnet.numpy')
+def hstack(arrays):
+    """Stack arrays in sequence horizontally (column wise)."""
+    return _npi.hstack(*arrays)
+
+
+@set_module('mxnet.numpy')
+def vstack(arrays, out=None):
+    """Stack arrays in sequence vertically (row wise)."""
+    return _npi.vstack(*arrays, out=out)
+
+
+row_stack = vstack
+
+
+@set_module('mxnet.numpy')
+def dstack(arrays):
+    """Stack arrays in sequence depth wise (along the third axis)."""
+    return _npi.dstack(*arrays)
+
+
+@set_module('mxnet.numpy')
+def column_stack(tup):
+    """Stack 1-D arrays as columns into a 2-D array."""
+    return _npi.column_stack(*tup)
+
+
+def _atleast(fn, arys):
+    out = _split_outputs(fn(*arys))
+    return out[0] if len(out) == 1 else out
+
+
+@set_module('mxnet.numpy')
+def atleast_1d(*arys):
+    """Arrays with at least one dimension."""
+    return _atleast(_npi.atleast_1d, arys)
+
+
+@set_module('mxnet.numpy')
+def atleast_2d(*arys):
+    """Arrays with at least two dimensions."""
+    return _atleast(_npi.atleast_2d, arys)
+
+
+@set_module('mxnet.numpy')
+def atleast_3d(*arys):
+    """Arrays with at least three dimensions."""
+    return _atleast(_npi.atleast_3d, arys)
+
+
+@set_module('mxnet.numpy')
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The specified diagonals."""
+    return _npi.diagonal(a, offset=offset, axis1=axis1, axis2=axis2)
+
+
+@set_module('mxnet.numpy')
+def diag(v, k=0):
+    """Extract a diagonal or construct a diagonal array."""
+    return _npi.diag(v, k=k)
+
+
+@set_module('mxnet.numpy')
+def trace(a, offset=0, axis1=0, axis2=1, out=None):
+    """The sum along diagonals of the array."""
+    return _npi.trace(a, offset=offset, axis1=axis1, axis2=axis2, out=out)
+
+
+@set_module('mxnet.numpy')
+def repeat(a, repeats, axis=None):
+    """Repeat elements of an array."""
+    return _npi.repeat(a, repeats=repeats, axis=axis)
+
+
+@set_module('mxnet.numpy')
+def roll(a, shift, axis=None):
+    """Roll array elements along a given axis."""
+    return _npi.roll(a, shift=_axis(shift), axis=_axis(axis))
+
+
+@set_module('mxnet.numpy')
+def tile(A, reps):
+    """Construct an array by repeating A the number of times given by reps."""
+    return _npi.tile(A, reps=_axis(reps))
+
+
+@set_module('mxnet.numpy')
+def rot90(m, k=1, axes=(0, 1)):
+    """Rotate an array by 90 degrees in the plane specified by axes."""
+    return _npi.rot90(m, k=k, axes=axes)
+
+
+@set_module('mxnet.numpy')
+def moveaxis(a, source, destination):
+    """Move axes of an array to new positions."""
+    return _npi.moveaxis(a, source=_axis(source), destination=_axis(destination))
+
+
+@set_module('mxnet.numpy')
+def sort(a, axis=-1, kind=None, order=None):  # pylint: disable=unused-argument
+    """A sorted copy of an array."""
+    return _npi.sort(a, axis=axis, is_ascend=True)
+
+
+@set_module('mxnet.numpy')
+def argsort(a, axis=-1, kind=None, order=None):  # pylint: disable=unused-argument
+    """The indices that would sort an array (int64)."""
+    return _npi.argsort(a, axis=axis, is_ascend=True, dtype='int64')
+
+
+@set_module('mxnet.numpy')
+def take(a, indices, axis=None, mode='raise', out=None):
+    """Take elements from an array along an axis."""
+    return _npi.take(a, indices, axis=axis, mode=mode, out=out)
+
+
+@set_module('mxnet.numpy')
+def diff(a, n=1, axis=-1, prepend=None, append=None):  # pylint: disable=redefined-outer-name
+    """The n-th discrete difference along the given axis."""
+    if prepend is not None or append is not None:
+        raise NotImplementedError('diff(prepend=, append=) is not supported by mxcompat yet')
+    return _npi.diff(a, n=n, axis=axis)
+
+
+@set_module('mxnet.numpy')
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, ctx=None):
+    """Numbers spaced evenly on a log scale."""
+    if axis != 0:
+        raise NotImplementedError('logspace(axis=%d): only axis=0 is supported' % axis)
+    return _npi.logspace(start=start, stop=stop, num=num, endpoint=endpoint, base=base,
+                         ctx=ctx or current_context(), dtype=_dtype_name(dtype))
+
+
+@set_module('mxnet.numpy')
+def indices(dimensions, dtype=_np.int32, ctx=None):
+    """An array representing the indices of a grid."""
+    return _npi.indices(dimensions=dimensions, dtype=dtype, ctx=ctx or current_context())
+
+
+@set_module('mxnet.numpy')
+def flipud(m):
+    """Reverse the order of elements along axis 0 (up/down)."""
+    return flip(m, 0)
+
+
+@set_module('mxnet.numpy')
+def fliplr(m):
+    """Reverse the order of elements along axis 1 (left/right)."""
+    return flip(m, 1)
+
+
+@set_module('mxnet.numpy')
+def inner(a, b):
+    """Inner product of two arrays (over their last axes)."""
+    return tensordot(a, b, ([-1], [-1]))
+
+
+@set_module('mxnet.numpy')
+def outer(a, b):
+    """Outer product of two vectors (flattened)."""
+    return tensordot(a.reshape(-1), b.reshape(-1), 0)
+
+
+@set_module('mxnet.numpy')
+def vdot(a, b):
+    """Dot product of two flattened arrays."""
+    return tensordot(a.reshape(-1), b.reshape(-1), 1)
+
+
+@set_module('mxnet.numpy')
+def append(arr, values, axis=None):  # pylint: disable=redefined-outer-name
+    """Values appended to the end of an array (both flattened without ``axis``)."""
+    return concatenate([arr, values], axis=axis)

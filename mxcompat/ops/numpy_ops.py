@@ -646,3 +646,201 @@ def np_norm(data, ord, axis, keepdims, flag):  # pylint: disable=redefined-built
         out = torch.linalg.vector_norm(x.reshape(-1), ord=ord)
         return out.reshape((1,) * x.dim()) if keepdims else out
     return torch.linalg.vector_norm(x, ord=ord, dim=dim, keepdim=keepdims)
+
+
+# ------------------------------------------------------------------------ manipulation
+def _split_outputs(attrs):
+    return attrs['sections'] if attrs['sections'] > 0 else len(attrs['indices'])
+
+
+def _split(torch_axis):
+    def op(data, indices, axis, squeeze_axis, sections):
+        if torch_axis == 'h':  # hsplit: the columns, the elements of a 1-D array
+            ax = 1 if data.dim() > 1 else 0
+        else:
+            ax = torch_axis if torch_axis is not None else axis
+        n = data.shape[ax]
+        if sections > 0:
+            if n % sections:
+                raise MXNetError('split: array split does not result in an equal division '
+                                 '(%d along axis %d into %d sections)' % (n, ax, sections))
+            bounds = [n // sections * k for k in range(sections)] + [n]
+        else:
+            bounds = [min(i, n) for i in indices] + [n]
+        parts = tuple(data.narrow(ax, b, max(e - b, 0)) for b, e in zip(bounds, bounds[1:]))
+        return tuple(p.squeeze(ax) for p in parts) if squeeze_axis else parts
+    op.__doc__ = 'Split an array into sub-arrays (``indices`` start with 0, or ``sections``).'
+    return op
+
+
+_SPLIT_PARAMS = {'indices': (Shape, REQUIRED), 'axis': (Int, 0), 'squeeze_axis': (Bool, False),
+                 'sections': (Int, 0)}
+register('_npi_split', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split(None))
+register('_npi_hsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split('h'))
+register('_npi_dsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split(2))
+
+
+def _join(fn, doc, dim_param):
+    params = {'num_args': (Int, REQUIRED)}
+    if dim_param:
+        params['dim'] = (Int, 1)
+
+    def op(*data, num_args, **dim):
+        return fn(data)
+    op.__doc__ = doc
+    return params, op
+
+
+for _name, _fn, _doc, _dim in (
+        ('hstack', torch.hstack, 'Stack arrays in sequence horizontally (column wise).', True),
+        ('vstack', torch.vstack, 'Stack arrays in sequence vertically (row wise).', False),
+        ('dstack', torch.dstack, 'Stack arrays in sequence depth wise (along the third axis).',
+         True),
+        ('column_stack', torch.column_stack, 'Stack 1-D arrays as columns into a 2-D array.',
+         False)):
+    _params, _op = _join(_fn, _doc, _dim)
+    register('_npi_' + _name, inputs=('*data',), key_var_num_args='num_args', params=_params,
+             monitor_prefix='arg')(_op)
+
+
+def _atleast(fn):
+    def op(*arys, num_args):
+        out = fn(arys)
+        return tuple(out) if isinstance(out, (list, tuple)) else (out,)
+    op.__doc__ = 'Inputs viewed as arrays with at least %s dimensions.' % fn.__name__[-2]
+    return op
+
+
+for _n, _fn in ((1, torch.atleast_1d), (2, torch.atleast_2d), (3, torch.atleast_3d)):
+    register('_np_atleast_%dd' % _n, inputs=('*arys',), key_var_num_args='num_args',
+             params={'num_args': (Int, REQUIRED)}, num_outputs=lambda a: a['num_args'],
+             monitor_prefix='arg')(_atleast(_fn))
+
+
+@register('_np_diagonal', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
+def np_diagonal(data, offset, axis1, axis2):
+    """The specified diagonals (the last axis of the result indexes along them)."""
+    return torch.diagonal(data, offset, axis1, axis2)
+
+
+@register('_np_diag', params={'k': (Int, 0)})
+def np_diag(data, k):
+    """The k-th diagonal of a 2-D array, or a 2-D array with a 1-D array on its diagonal."""
+    return torch.diag(data, k)
+
+
+@register('_np_trace', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
+def np_trace(data, offset, axis1, axis2):
+    """The sum along the diagonals of an array."""
+    return torch.diagonal(data, offset, axis1, axis2).sum(-1)
+
+
+@register('_np_repeat', params={'repeats': (Int, REQUIRED), 'axis': (Opt(Int), None)})
+def np_repeat(data, repeats, axis):
+    """Repeat each element of an array (of the flattened array without ``axis``)."""
+    if axis is None:
+        return data.reshape(-1).repeat_interleave(repeats)
+    return data.repeat_interleave(repeats, dim=axis)
+
+
+@register('_np_roll', params={'shift': (Opt(Shape), None), 'axis': _AXIS})
+def np_roll(data, shift, axis):
+    """Roll array elements along the given axes (of the flattened array without ``axis``)."""
+    if axis is None:
+        return torch.roll(data.reshape(-1), shift[0]).reshape(data.shape)
+    return torch.roll(data, shift if len(shift) > 1 else shift * len(axis), axis)
+
+
+@register('_npi_tile', params={'reps': (Shape, REQUIRED)})
+def np_tile(data, reps):
+    """An array built by repeating ``data`` the number of times ``reps`` gives."""
+    return torch.tile(data, reps)
+
+
+@register('_npi_rot90', params={'k': (Int, 1), 'axes': (Shape, (0, 1))})
+def np_rot90(data, k, axes):
+    """Rotate an array by 90 degrees ``k`` times in the plane of ``axes``."""
+    return torch.rot90(data, k, list(axes))
+
+
+@register('_np_moveaxis', inputs=('a',), params={'source': (Shape, REQUIRED),
+                                                 'destination': (Shape, REQUIRED)})
+def np_moveaxis(a, source, destination):
+    """Move axes of an array to new positions."""
+    return torch.movedim(a, source, destination)
+
+
+@register('_npi_sort', params={'axis': (Opt(Int), -1), 'is_ascend': (Bool, True)})
+def np_sort(data, axis, is_ascend):
+    """A sorted copy of an array (of the flattened array for ``axis=None``)."""
+    if axis is None:
+        data, axis = data.reshape(-1), 0
+    return torch.sort(data, dim=axis, descending=not is_ascend, stable=True)[0]
+
+
+@register('_npi_argsort', params={'axis': (Opt(Int), -1), 'is_ascend': (Bool, True),
+                                  'dtype': (DType, 'float32')}, differentiable=False)
+def np_argsort(data, axis, is_ascend, dtype):
+    """The indices that sort an array (of the flattened array for ``axis=None``)."""
+    if axis is None:
+        data, axis = data.reshape(-1), 0
+    return torch.sort(data, dim=axis, descending=not is_ascend,
+                      stable=True)[1].to(dtype_torch(dtype))
+
+
+@register('_npi_take', inputs=('a', 'indices'), params={'axis': (Opt(Int), None),
+                                                      'mode': (Str, 'raise')})
+def np_take(a, indices, axis, mode):
+    """Elements of an array along an axis (of the flattened array without ``axis``)."""
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    n = a.shape[axis]
+    idx = indices.to(torch.int64)
+    if mode == 'clip':
+        idx = idx.clamp(0, n - 1)
+    elif mode == 'wrap':
+        idx = torch.remainder(idx, n)
+    elif idx.numel() and bool(((idx < -n) | (idx >= n)).any()):
+        raise MXNetError('take: index out of bounds for axis %d with size %d' % (axis, n))
+    out = torch.index_select(a, axis, torch.remainder(idx, n).reshape(-1)) if n else \
+        a.narrow(axis, 0, 0)
+    return out.reshape(a.shape[:axis] + indices.shape + a.shape[axis + 1:])
+
+
+@register('_npi_diff', inputs=('a',), params={'n': (Int, 1), 'axis': (Int, -1)})
+def np_diff(a, n, axis):
+    """The n-th discrete difference along the given axis."""
+    return torch.diff(a, n=n, dim=axis) if n else a.clone()
+
+
+@register('_npi_full_like', inputs=('a',), differentiable=False,
+          params={'fill_value': (Float, REQUIRED), 'ctx': (Any, None),
+                  'dtype': (Opt(DType), None)})
+def np_full_like(a, fill_value, ctx, dtype):
+    """An array of ``a``'s shape (and type, without ``dtype``) filled with ``fill_value``."""
+    td = a.dtype if dtype is None else dtype_torch(dtype)
+    return torch.full(a.shape, _fill_value(fill_value, td), dtype=td,
+                      device=a.device if ctx is None else _device(ctx))
+
+
+@register('_npi_logspace', inputs=(), differentiable=False,
+          params={'start': (Float, REQUIRED), 'stop': (Float, REQUIRED), 'num': (Int, REQUIRED),
+                  'endpoint': (Bool, True), 'base': (Float, 10.0), 'ctx': (Any, None),
+                  'dtype': (DType, 'float32')})
+def np_logspace(*, start, stop, num, endpoint, base, ctx, dtype):
+    """Numbers spaced evenly on a log scale."""
+    exps = np_linspace(start=start, stop=stop, num=num, endpoint=endpoint, ctx=ctx,
+                       dtype='float64')
+    return torch.pow(base, exps).to(dtype_torch(dtype))
+
+
+@register('_npi_indices', inputs=(), differentiable=False,
+          params={'dimensions': (Shape, REQUIRED), 'dtype': (DType, 'int32'),
+                  'ctx': (Any, None)})
+def np_indices(*, dimensions, dtype, ctx):
+    """An array representing the indices of a grid."""
+    grids = torch.meshgrid(*[torch.arange(d, device=_device(ctx)) for d in dimensions],
+                           indexing='ij')
+    if not grids:
+        return torch.zeros((0,), dtype=dtype_torch(dtype), device=_device(ctx))
+    return torch.stack(grids).to(dtype_torch(dtype))
