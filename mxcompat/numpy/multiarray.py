@@ -328,7 +328,35 @@ class ndarray(NDArray):
 
     def flatten(self, order='C'):
         """A copy of the array collapsed into one dimension."""
-        return _npi.reshape(self, newshape=(-1,), order=order).copy()
+        return _npi.copy(_npi.reshape(self, newshape=(-1,), order=order))
+
+    def repeat(self, repeats, axis=None):  # pylint: disable=arguments-differ
+        """Repeat elements of the array."""
+        return repeat(self, repeats, axis)
+
+    def tile(self, reps):  # pylint: disable=arguments-differ
+        """The array repeated ``reps`` times."""
+        return tile(self, reps)
+
+    def take(self, indices, axis=None, mode='raise'):  # pylint: disable=arguments-differ
+        """Elements of the array along an axis."""
+        return take(self, indices, axis, mode)
+
+    def argsort(self, axis=-1, kind=None, order=None):  # pylint: disable=arguments-differ
+        """The indices that would sort the array."""
+        return argsort(self, axis, kind, order)
+
+    def sort(self, axis=-1, kind=None, order=None):  # pylint: disable=arguments-differ
+        """A sorted copy of the array."""
+        return sort(self, axis, kind, order)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):  # pylint: disable=arguments-differ
+        """The specified diagonals."""
+        return diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset=0, axis1=0, axis2=1, out=None):
+        """The sum along the diagonals."""
+        return trace(self, offset, axis1, axis2, out)
 
     def squeeze(self, axis=None):
         """Remove single-dimensional entries from the shape."""
@@ -870,12 +898,12 @@ def where(condition, x=None, y=None):
     if x is None and y is None:
         raise NotImplementedError('mx.np.where(condition) (nonzero) is not supported by '
                                   'mxcompat yet; pass x and y')
-    dtype = condition.dtype
     if isinstance(x, numbers.Number):
-        x = full((), x, dtype=y.dtype if isinstance(y, NDArray) else dtype,
-                 ctx=condition.context)
+        if isinstance(y, numbers.Number):
+            return _npi.where_scalar2(condition, x=float(x), y=float(y))
+        return _npi.where_lscalar(condition, y, scalar=float(x))
     if isinstance(y, numbers.Number):
-        y = full((), y, dtype=x.dtype, ctx=condition.context)
+        return _npi.where_rscalar(condition, x, scalar=float(y))
     return _npi.where(condition, x, y)
 
 
@@ -948,7 +976,13 @@ may_share_memory = shares_memory
 
 # ------------------------------------------------------------------------ manipulation
 def _split_outputs(outs):
-    return list(outs) if isinstance(outs, (list, tuple)) else [outs]
+    """The list of a multi-output function's results (a grouped symbol's outputs)."""
+    if isinstance(outs, (list, tuple)):
+        return list(outs)
+    entries = getattr(outs, '_outputs', None)  # only symbols have graph entries
+    if entries is not None and len(entries) > 1:
+        return [ndarray([e]) for e in entries]
+    return [outs]
 
 
 def _split_args(indices_or_sections):

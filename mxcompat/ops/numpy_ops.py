@@ -29,8 +29,19 @@ def _axes(axis):
 
 
 # ------------------------------------------------------------------------ binary, broadcast
+def _subtract(a, b):
+    """NumPy subtraction; a bool operand with a non-bool one takes the other's type (torch
+    refuses to subtract bool tensors)."""
+    if isinstance(b, torch.Tensor) and (a.dtype is torch.bool) != (b.dtype is torch.bool):
+        if a.dtype is torch.bool:
+            a = a.to(b.dtype)
+        else:
+            b = b.to(a.dtype)
+    return torch.sub(a, b)
+
+
 _BINARY = {
-    'add': torch.add, 'subtract': torch.sub, 'multiply': torch.mul,
+    'add': torch.add, 'subtract': _subtract, 'multiply': torch.mul,
     'true_divide': torch.true_divide, 'mod': torch.remainder, 'power': torch.pow,
     'maximum': torch.maximum, 'minimum': torch.minimum, 'arctan2': torch.atan2,
     'hypot': torch.hypot, 'copysign': torch.copysign, 'lcm': torch.lcm,
@@ -249,7 +260,7 @@ def np_mean(a, axis, dtype, keepdims, initial):
     """Arithmetic mean along the specified axes (float32 for integer input)."""
     td = dtype_torch(dtype) if dtype is not None else (
         a.dtype if a.is_floating_point() else torch.float32)
-    x = a.to(td) if td.is_floating_point else a.to(torch.float64)
+    x = a.to(torch.float64)  # accumulated in float64, as MXNet accumulates float16 widely
     if axis == ():
         return x.to(td)
     return torch.mean(x, dim=_axes(axis), keepdim=keepdims).to(td)
@@ -405,8 +416,8 @@ def np_reshape(a, newshape, order):
 def np_transpose(a, axes):
     """Permute the dimensions of an array (reversed without ``axes``)."""
     if axes is None or axes == ():
-        return a.permute(*range(a.dim() - 1, -1, -1))
-    return a.permute(*axes)
+        return a.permute(tuple(range(a.dim() - 1, -1, -1)))
+    return a.permute(axes)
 
 
 @register('_np_squeeze', inputs=('a',), params={'axis': _AXIS})
@@ -414,7 +425,9 @@ def np_squeeze(a, axis):
     """Remove single-dimensional entries from the shape of an array."""
     if axis is None:
         return a.squeeze()
-    for d in sorted((d % max(a.dim(), 1) for d in axis), reverse=True):
+    if a.dim() == 0:
+        return a
+    for d in sorted((d % a.dim() for d in axis), reverse=True):
         if a.shape[d] != 1:
             raise MXNetError('squeeze: cannot select an axis to squeeze out which has size '
                              'not equal to one')
@@ -466,6 +479,28 @@ def np_broadcast_to(array, shape):
 def np_where(condition, x, y):
     """Elements of ``x`` where ``condition`` is true, of ``y`` elsewhere (broadcast)."""
     return torch.where(condition.to(torch.bool), x, y)
+
+
+@register('_npi_where_lscalar', inputs=('condition', 'y'), params={'scalar': (Float, 0.0)})
+def np_where_lscalar(condition, y, scalar):
+    """``scalar`` where ``condition`` is true, elements of ``y`` elsewhere."""
+    return torch.where(condition.to(torch.bool), torch.tensor(scalar, dtype=y.dtype,
+                                                              device=y.device), y)
+
+
+@register('_npi_where_rscalar', inputs=('condition', 'x'), params={'scalar': (Float, 0.0)})
+def np_where_rscalar(condition, x, scalar):
+    """Elements of ``x`` where ``condition`` is true, ``scalar`` elsewhere."""
+    return torch.where(condition.to(torch.bool), x, torch.tensor(scalar, dtype=x.dtype,
+                                                                 device=x.device))
+
+
+@register('_npi_where_scalar2', inputs=('condition',), params={'x': (Float, 0.0),
+                                                             'y': (Float, 0.0)})
+def np_where_scalar2(condition, x, y):
+    """``x`` where ``condition`` is true, ``y`` elsewhere (float32)."""
+    c = condition.to(torch.bool)
+    return torch.where(c, torch.tensor(x, device=c.device), torch.tensor(y, device=c.device))
 
 
 @register('_npi_tril', params={'k': (Int, 0)})

@@ -109,7 +109,8 @@ _METHODS = ('__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
             '__eq__', '__ne__', '__gt__', '__ge__', '__lt__', '__le__', 'reshape', 'transpose',
             'flatten', 'squeeze', 'expand_dims', 'swapaxes', 'broadcast_to', 'dot', 'sum',
             'prod', 'mean', 'max', 'min', 'std', 'var', 'argmax', 'argmin', 'all', 'any',
-            'cumsum', 'clip', 'round')
+            'cumsum', 'clip', 'round', 'repeat', 'tile', 'take', 'argsort', 'sort',
+            'diagonal', 'trace')
 for _name in _METHODS:
     setattr(_Symbol, _name, _rebind(_ma.ndarray.__dict__[_name]))
 _Symbol.T = property(_rebind(_ma.ndarray.T.fget))
