@@ -12,7 +12,7 @@ import torch
 from ..base import MXNetError, REQUIRED
 from ..context import mixed_context_error
 from ..ops import registry
-from .ndarray import NDArray, wrap
+from .ndarray import NDArray
 
 __all__ = ['make_function', 'namespace_of']
 

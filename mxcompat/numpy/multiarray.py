@@ -10,7 +10,7 @@ import numbers
 import numpy as _np
 import torch
 
-from ..base import MXNetError, dtype_torch, dtype_np, torch_to_np_type
+from ..base import dtype_torch, dtype_np, torch_to_np_type
 from ..context import current_context
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
     _flip_negative_steps, _device_and_ctx, _on_ctx

@@ -9,7 +9,7 @@ are, with ``mx.np.ndarray`` results and MXNet's argument names.
 from ..context import Context, cpu, gpu, cpu_pinned, current_context, num_gpus, \
     gpu_memory_info
 from ..ndarray.ndarray import waitall
-from ..numpy.multiarray import _npi, ndarray as _ndarray, _new
+from ..numpy.multiarray import _npi, ndarray as _ndarray
 from ..util import is_np_shape, is_np_array, set_np, reset_np, get_cuda_compute_capability, \
     set_module
 
@@ -77,13 +77,7 @@ def load(file):
     """
     from ..ndarray import load as _load
     data = _load(file)
-
-    def as_np(a):
-        out = _new(_ndarray)
-        out._t = a._t
-        out._ctx = a._ctx
-        return out
     if isinstance(data, dict):
-        return {k: as_np(v) for k, v in data.items()}
-    return [as_np(v) for v in data]
+        return {k: v.as_np_ndarray() for k, v in data.items()}
+    return [v.as_np_ndarray() for v in data]
 

@@ -115,4 +115,4 @@ for _name in _METHODS:
     setattr(_Symbol, _name, _rebind(_ma.ndarray.__dict__[_name]))
 _Symbol.T = property(_rebind(_ma.ndarray.T.fget))
 
-from . import linalg, random  # noqa: E402  (they rebind mx.np.linalg / mx.np.random)
+from . import linalg, random  # noqa: E402,F401  (they rebind mx.np.linalg / mx.np.random)
