@@ -7,8 +7,7 @@ from ..context import current_context
 from ..util import set_module, np_shape
 from .multiarray import NDArray, _np_function
 
-__all__ = ['randint', 'uniform', 'normal', 'rand', 'randn', 'shuffle', 'exponential', 'gamma',
-           'seed']
+__all__ = ['randint', 'uniform', 'normal', 'rand', 'randn', 'shuffle', 'exponential', 'gamma']
 
 _uniform = _np_function('_random_uniform')
 _normal = _np_function('_random_normal')
@@ -96,8 +95,3 @@ def shuffle(x):
     _shuffle(x, out=x)
 
 
-@set_module('mxnet.numpy.random')
-def seed(seed, ctx='all'):  # pylint: disable=redefined-outer-name
-    """Seed the random number generators (``mx.random.seed``)."""
-    from .. import random
-    random.seed(seed, ctx)

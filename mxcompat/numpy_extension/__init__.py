@@ -10,12 +10,13 @@ from ..context import Context, cpu, gpu, cpu_pinned, current_context, num_gpus, 
     gpu_memory_info
 from ..ndarray.ndarray import waitall
 from ..numpy.multiarray import _npi, ndarray as _ndarray
+from . import random
 from ..util import is_np_shape, is_np_array, set_np, reset_np, get_cuda_compute_capability, \
     set_module
 
 __all__ = ['Context', 'cpu', 'gpu', 'cpu_pinned', 'current_context', 'num_gpus',
            'gpu_memory_info', 'waitall', 'is_np_shape', 'is_np_array', 'set_np', 'reset_np',
-           'get_cuda_compute_capability', 'save', 'load']
+           'get_cuda_compute_capability', 'save', 'load', 'random']
 
 
 def _export_operators():
