@@ -33,9 +33,14 @@ Design
   outputs). ``npx.save`` / ``npx.load`` write and read MXNet's ``.params`` format with 0-d and
   zero-size arrays.
 
+* **Symbols.** ``mx.sym.np`` (the ``F.np`` of a hybridized NumPy-mode block) is not a second
+  implementation: it runs these functions' code with ``_npi`` naming the symbol front end of
+  the same entries (``mxcompat/symbol/numpy``), and its ``_Symbol`` has ``ndarray``'s operators.
+
 Not yet covered (raising NotImplementedError naming the MXNet API, through
-``mxcompat/utils/mxnet_api.py``): the ``mx.np`` names not defined here, and ``mx.sym.np``
-(NumPy-mode symbols for hybridized blocks).
+``mxcompat/utils/mxnet_api.py``): the ``mx.np`` / ``mx.npx`` names not defined here (e.g.
+``histogram``, ``unique``, ``pad``, ``insert``/``delete``, most of ``np.random``), and
+gradients of integer arrays (torch differentiates floating-point tensors only).
 """
 from . import random, linalg
 from .multiarray import *  # noqa: F401,F403
