@@ -321,8 +321,9 @@ class ndarray(NDArray):
         return _npi.reshape(self, newshape=tuple(newshape), order=order)
 
     def transpose(self, *axes):
-        """The array with axes permuted (reversed without arguments)."""
-        if len(axes) == 1 and isinstance(axes[0], (tuple, list)) or not axes:
+        """The array with axes permuted (reversed without arguments or with None)."""
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) \
+                or not axes:
             axes = axes[0] if axes else None
         return _npi.transpose(self, axes=axes)
 

@@ -210,7 +210,8 @@ def _reduce_dtype(a, dtype):
 def np_sum(a, axis, dtype, keepdims, initial):
     """Sum of array elements over given axes."""
     td = _reduce_dtype(a, dtype)
-    out = a.to(td) if axis == () else torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=td)
+    out = a.to(td, copy=True) if axis == () else torch.sum(a, dim=_axes(axis),
+                                                              keepdim=keepdims, dtype=td)
     return out if initial is None else out + initial
 
 
@@ -271,6 +272,8 @@ def _moment(torch_fn, name):
         td = dtype_torch(dtype) if dtype is not None else (
             a.dtype if a.is_floating_point() else torch.float32)
         x = a.to(td) if td.is_floating_point else a.to(torch.float64)
+        if axis == ():  # no axis reduced: each element is its own sample
+            return (x - x) / (1 - ddof) if ddof else (x - x).to(td)
         return torch_fn(x, dim=_axes(axis), correction=ddof, keepdim=keepdims).to(td)
     op.__doc__ = 'The %s along the specified axes.' % name
     return op

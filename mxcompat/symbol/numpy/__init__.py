@@ -6,6 +6,7 @@ functions with ``_npi`` naming the symbol front end of the same operator-table e
 ``mx.np.add`` runs imperatively. Functions that read array data (``array``, ``empty``, the
 ``*_like`` creators) exist only in ``mx.np``.
 """
+import builtins  # this module's mx.np functions (all, sum, max, ...) shadow the builtins
 import types
 
 from ...numpy import multiarray as _ma
@@ -27,7 +28,7 @@ class _Symbol(Symbol):
         if len(self._outputs) != 1 or isinstance(key, str):
             return Symbol.__getitem__(self, key)
         items = key if isinstance(key, tuple) else (key,)
-        if not all(isinstance(k, (int, slice)) for k in items):
+        if not builtins.all(isinstance(k, (int, slice)) for k in items):
             raise NotImplementedError('mx.sym.np: indexing a symbol with %r is not supported '
                                       'by mxcompat yet (integers and slices are)' % (key,))
         begin = tuple(k if isinstance(k, int) else k.start for k in items)
