@@ -273,7 +273,7 @@ def _moment(torch_fn, name):
             a.dtype if a.is_floating_point() else torch.float32)
         x = a.to(td) if td.is_floating_point else a.to(torch.float64)
         if axis == ():  # no axis reduced: each element is its own sample
-            return (x - x) / (1 - ddof) if ddof else (x - x).to(td)
+            return ((x - x) / (1 - ddof) if ddof else x - x).to(td)
         return torch_fn(x, dim=_axes(axis), correction=ddof, keepdim=keepdims).to(td)
     op.__doc__ = 'The %s along the specified axes.' % name
     return op
