@@ -1,9 +1,8 @@
-"""General utility functions (``mx.util``).
-
-mxcompat implements MXNet's legacy array semantics (``mx.nd``); the NumPy-compatible interface
-(``mx.np`` / ``mx.npx``, NumPy shape and array semantics) is not supported. Turning those
-semantics off, or asking whether they are on, works as in MXNet; turning them on raises
-NotImplementedError.
+"""General utility functions (``mx.util``), among them the switches of MXNet's NumPy
+semantics: NumPy shape semantics (``set_np_shape``, ``np_shape``: zero-dimensional and
+zero-size arrays, -1 for an unknown dimension) and NumPy array semantics (``np_array``: Gluon
+takes and returns ``mx.np.ndarray``), both turned on by ``npx.set_np()``. Both are flags of the
+calling thread, as MXNet keeps them.
 """
 import functools
 import inspect
@@ -23,9 +22,7 @@ _NP_UFUNC_DEFAULTS = {'where': True, 'casting': 'same_kind', 'order': 'K', 'dtyp
                       'subok': True}
 
 
-def _np_unsupported(what):
-    return NotImplementedError('%s: NumPy semantics (mx.np / mx.npx) are not supported by '
-                               'mxcompat; use the mx.nd API' % what)
+_NP_STATE = threading.local()  # is_np_shape / is_np_array flags of the thread
 
 
 def get_gpu_count():
@@ -46,8 +43,8 @@ def get_gpu_memory(gpu_dev_id):
 
 # ------------------------------------------------------------------------- NumPy shape
 def set_np_shape(active):
-    """Turns on/off NumPy shape semantics. Only ``False`` (MXNet's legacy semantics) is
-    supported by mxcompat.
+    """Turns on/off NumPy shape semantics, in which zero-dimensional and zero-size arrays are
+    valid and -1 marks an unknown dimension.
 
     Parameters
     ----------
@@ -58,14 +55,14 @@ def set_np_shape(active):
     -------
         A bool value indicating the previous state of NumPy shape semantics.
     """
-    if active:
-        raise _np_unsupported('set_np_shape(True)')
-    return False
+    prev = is_np_shape()
+    _NP_STATE.shape = bool(active)
+    return prev
 
 
 def is_np_shape():
-    """Checks whether the NumPy shape semantics is currently turned on (never in mxcompat)."""
-    return False
+    """Checks whether the NumPy shape semantics is currently turned on."""
+    return getattr(_NP_STATE, 'shape', False)
 
 
 class _NumpyShapeScope:
@@ -79,12 +76,13 @@ class _NumpyShapeScope:
             self._prev_is_np_shape = set_np_shape(self._enter_is_np_shape)
 
     def __exit__(self, ptype, value, trace):
-        pass
+        if self._enter_is_np_shape is not None and \
+                self._prev_is_np_shape != self._enter_is_np_shape:
+            set_np_shape(self._prev_is_np_shape)
 
 
 def np_shape(active=True):
     """Returns an activated/deactivated NumPy shape scope to be used in 'with' statement.
-    Entering an activated scope raises NotImplementedError in mxcompat.
 
     Parameters
     ----------
@@ -95,15 +93,22 @@ def np_shape(active=True):
 
 
 def _scoped(func, scope, decorator):
-    """Wrap a callable (or a class's __init__) to run inside ``scope()``."""
+    """Wrap a callable, or every method and property of a class (as MXNet does; those a Gluon
+    block inherits from ``torch.nn.Module`` are left alone), to run inside ``scope()``."""
     if inspect.isclass(func):
-        init = func.__init__
-
-        @functools.wraps(init)
-        def _init(self, *args, **kwargs):
-            with scope():
-                init(self, *args, **kwargs)
-        func.__init__ = _init
+        foreign = set(dir(torch.nn.Module))
+        for name, method in inspect.getmembers(
+                func, lambda f: inspect.isfunction(f) or inspect.ismethod(f) or
+                isinstance(f, property)):
+            if name in foreign and not any(name in vars(k) for k in func.__mro__
+                                           if not issubclass(torch.nn.Module, k)):
+                continue
+            if isinstance(method, property):
+                setattr(func, name, property(_scoped(method.__get__, scope, decorator),
+                                             method.__set__, method.__delattr__,
+                                             method.__doc__))
+            else:
+                setattr(func, name, _scoped(method, scope, decorator))
         return func
     if callable(func):
         @functools.wraps(func)
@@ -116,8 +121,8 @@ def _scoped(func, scope, decorator):
 
 
 def use_np_shape(func):
-    """A decorator running a function or class in NumPy shape semantics (NotImplementedError
-    when called in mxcompat)."""
+    """A decorator running a function (or a class's ``__init__``) in NumPy shape
+    semantics."""
     return _scoped(func, lambda: np_shape(True), 'use_np_shape')
 
 
@@ -140,55 +145,60 @@ def set_module(module):
 # ------------------------------------------------------------------------- NumPy array
 class _NumpyArrayScope:
     """Scope for managing NumPy array creation. Use ``np_array(active)`` instead."""
-    _current = threading.local()
 
     def __init__(self, is_np_array):  # pylint: disable=redefined-outer-name
-        self._old_scope = None
+        self._prev = None
         self._is_np_array = is_np_array
 
     def __enter__(self):
-        if self._is_np_array:
-            raise _np_unsupported('np_array(True)')
-        if not hasattr(_NumpyArrayScope._current, 'value'):
-            _NumpyArrayScope._current.value = _NumpyArrayScope(False)
-        self._old_scope = _NumpyArrayScope._current.value
-        _NumpyArrayScope._current.value = self
+        self._prev = is_np_array()
+        _NP_STATE.array = bool(self._is_np_array)
         return self
 
     def __exit__(self, ptype, value, trace):
-        _NumpyArrayScope._current.value = self._old_scope
+        _NP_STATE.array = self._prev
 
 
 def np_array(active=True):
-    """Returns an activated/deactivated NumPy-array scope to be used in 'with' statement.
-    Entering an activated scope raises NotImplementedError in mxcompat."""
+    """Returns an activated/deactivated NumPy-array scope to be used in 'with' statement: in
+    an active one, Gluon blocks and parameters give ``mx.np.ndarray``."""
     return _NumpyArrayScope(active)
 
 
 def is_np_array():
-    """Checks whether the NumPy-array semantics is currently turned on (never in mxcompat)."""
-    return False
+    """Checks whether the NumPy-array semantics is currently turned on."""
+    return getattr(_NP_STATE, 'array', False)
 
 
 def use_np_array(func):
-    """A decorator running a function or class in NumPy array semantics (NotImplementedError
-    when called in mxcompat)."""
+    """A decorator running a function (or a class's ``__init__``) in NumPy array
+    semantics."""
     return _scoped(func, lambda: np_array(True), 'use_np_array')
 
 
 def use_np(func):
-    """A decorator running a function or class in NumPy shape and array semantics
-    (NotImplementedError when called in mxcompat)."""
+    """A decorator running a function (or a class's ``__init__``) in NumPy shape and array
+    semantics."""
     return use_np_shape(use_np_array(func))
 
 
 def set_np(shape=True, array=True):
-    """Setting NumPy shape and array semantics at the same time. Only ``set_np(False, False)``
-    (legacy semantics) is supported by mxcompat."""
+    """Setting NumPy shape and array semantics at the same time. It is required to keep NumPy
+    shape semantics active while activating NumPy array semantics.
+
+    Parameters
+    ----------
+    shape : bool
+        A boolean value indicating whether the NumPy-shape semantics should be turned on or
+        off.
+    array : bool
+        A boolean value indicating whether the NumPy-array semantics should be turned on or
+        off.
+    """
     if not shape and array:
         raise ValueError('NumPy Shape semantics is required in using NumPy array semantics.')
-    if shape or array:
-        raise _np_unsupported('set_np(shape=%s, array=%s)' % (shape, array))
+    _NP_STATE.array = bool(array)
+    set_np_shape(shape)
 
 
 def reset_np():

@@ -324,11 +324,11 @@ def test_failed_save_keeps_old_file_and_leaves_no_temp(tmp_path, monkeypatch):
     real = ser._array_chunks
     calls = []
 
-    def failing(x):
+    def failing(x, *args):
         calls.append(x)
         if len(calls) == 2:
             raise KeyboardInterrupt  # an interruption half way through the write
-        return real(x)
+        return real(x, *args)
 
     monkeypatch.setattr(ser, '_array_chunks', failing)
     with pytest.raises(KeyboardInterrupt):

@@ -30,9 +30,13 @@ from ..context import Context, swap_context, context_of_device
 from ..ndarray.ndarray import NDArray, wrap, _unwrap_tree
 from ..ndarray.serialization import ParamsFile
 from ..symbol import Symbol, load_json
+from ..util import is_np_array
 from .parameter import Parameter, TorchParameter, ParameterDict, DeferredInitializationError, \
     _TRACE
-from .utils import _indent, _brief_print_list, HookHandle, _check_same_symbol_type
+from .utils import _indent, _brief_print_list, HookHandle, _check_same_symbol_type, \
+    _check_all_np_ndarrays
+
+_PACKAGE = __name__.split('.', 1)[0] + '.'  # mxcompat's own blocks (see HybridBlock.forward)
 
 __all__ = ['Block', 'HybridBlock', 'SymbolBlock']
 
@@ -1182,6 +1186,8 @@ class HybridBlock(Block):
                     else:
                         arg_sym = symbol.var('data')
                     cnt += 1
+                    if is_np_array():
+                        arg_sym = arg_sym.as_np_ndarray()
                     flatten_inputs.append(arg_sym)
                     symbol_inputs.append(arg_sym)
                 else:
@@ -1344,6 +1350,11 @@ class HybridBlock(Block):
             out = self._cached_op.run_monitored(tensors, self._callback, self._monitor_all)
         else:
             out = self._cached_op(tensors)
+        if type(self._cached_graph[1]) is not Symbol:  # a NumPy-semantics graph
+            ctx = args_without_none[0]._ctx if args_without_none else None
+            out = [_np_on_ctx(t, ctx) for t in out]
+            return out[0] if len(out) == 1 and self._out_format == 0 else \
+                _regroup(out, self._out_format)
         if len(out) == 1 and args_without_none and self._out_format == 0:
             return args_without_none[0]._like(out[0])  # one output, on the inputs' context
         ctx = args_without_none[0]._ctx if args_without_none else None
@@ -1607,11 +1618,13 @@ class HybridBlock(Block):
     def forward(self, x, *args):
         """Defines the forward computation. Arguments can be either
         :py:class:`NDArray` or :py:class:`Symbol`."""
+        np_mode = False  # NumPy array semantics: outputs must be mx.np arrays
         if type(x) is NDArray and (not args or _all_ndarrays(args)):  # no nested search
             has_symbol, has_ndarray, ctx_set, ctx = False, True, None, x.context
             if args and self._active:
                 ctx_set = {x.context}.union([a.context for a in args])
         else:
+            np_mode = is_np_array()
             if _holds_tensor((x,) + args):
                 return _call_on_tensors(self, (x,) + args, self.forward)
             has_symbol, has_ndarray, ctx_set, ctx = _gather_type_ctx_info([x] + list(args))
@@ -1643,6 +1656,13 @@ class HybridBlock(Block):
                     out = self.hybrid_forward(ndarray, x, *args, **params)
                 except MXNetError as err:
                     raise _error_naming_layer(self, err, (x,) + args) from err
+                if np_mode:
+                    if type(self).__module__.startswith(_PACKAGE):
+                        # mxcompat's layers call legacy operators: their outputs become mx.np
+                        # arrays, as MXNet's NumPy-aware layers give
+                        out = _as_np_tree(out)
+                    else:
+                        _check_all_np_ndarrays(out)
                 if ctx.device_typeid != 2 and ctx.device_id != 0:
                     _tag_context(out, ctx)  # cpu(1) lives in host memory as cpu(0) does
                 return out
@@ -1671,6 +1691,21 @@ _COMPILE_KWARGS = ('mode', 'fullgraph', 'dynamic', 'options', 'disable')
 # (benchmarks/bench_hybridize_static.py: an MLP training step 1.3x slower than uncompiled,
 # ResNet-18 within noise of it) and the first call takes tens of seconds per input shape
 _COMPILE_STATIC = os.environ.get('MXCOMPAT_COMPILE_STATIC', '0') not in ('', '0')
+
+
+def _np_on_ctx(t, ctx):
+    out = wrap(t).as_np_ndarray()
+    out._ctx = ctx
+    return out
+
+
+def _as_np_tree(out):
+    """``out`` (an NDArray or nested lists of them) as ``mx.np`` arrays (no copies)."""
+    if isinstance(out, NDArray):
+        return out.as_np_ndarray()
+    if isinstance(out, (list, tuple)):
+        return type(out)(_as_np_tree(o) for o in out)
+    return out
 
 
 def _traced_forward(fwd):

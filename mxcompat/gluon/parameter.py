@@ -21,6 +21,7 @@ from ..base import MXNetError, MXNetAssertionError, mx_real_t, dtype_torch, torc
 from ..context import Context, cpu, current_context, context_of_device
 from ..ndarray.ndarray import NDArray, wrap, array as _nd_array
 from ..symbol import Symbol
+from ..util import is_np_array
 from .utils import _indent, _brief_print_list, shape_is_known
 
 __all__ = ['DeferredInitializationError', 'Parameter', 'TorchParameter', 'Constant',
@@ -45,8 +46,9 @@ _TRACE = _TraceState()
 
 
 def _on_ctx(t, ctx):
-    """An NDArray over tensor ``t`` that reports Context ``ctx`` (cpu(1) is host memory too)."""
-    out = wrap(t)
+    """An NDArray over tensor ``t`` that reports Context ``ctx`` (cpu(1) is host memory too);
+    an ``mx.np.ndarray`` in NumPy array semantics, as MXNet makes a parameter's arrays."""
+    out = wrap(t).as_np_ndarray() if is_np_array() else wrap(t)
     if ctx is not None and ctx != context_of_device(t.device):
         out._ctx = ctx
     return out
@@ -617,6 +619,8 @@ class Parameter(object):
             self._var = symbol.var(self.name, shape=self.shape, dtype=self.dtype,
                                    lr_mult=self.lr_mult, wd_mult=self.wd_mult,
                                    init=self.init, __storage_type__='0')
+            if is_np_array():
+                self._var = self._var.as_np_ndarray()
         return self._var
 
     # ------------------------------------------------------------------ torch registration

@@ -81,14 +81,33 @@ def shape_is_known(shape):
 
 
 def _check_same_symbol_type(symbols):
-    """The class of the symbols (mxcompat has only the classic Symbol)."""
+    """The class of the symbols, all classic (``mx.sym.Symbol``) or all NumPy
+    (``mx.sym.np._Symbol``); TypeError for a mix."""
     from ..symbol import Symbol
-    return Symbol
+    from ..symbol.numpy import _Symbol
+    is_np = isinstance(symbols[0], _Symbol)
+    if any(isinstance(s, _Symbol) != is_np for s in symbols[1:]):
+        raise TypeError('Found both classic symbol (mx.sym.Symbol) and numpy symbol '
+                        '(mx.sym.np._Symbol) in outputs. Convert them to one type with '
+                        '`as_np_ndarray()` (numpy outputs) or `as_nd_ndarray()` (classic '
+                        'outputs) on each of them.')
+    return _Symbol if is_np else Symbol
 
 
 def _check_all_np_ndarrays(out):
-    """NumPy arrays (mx.np) are not supported by mxcompat: nothing to check."""
-    return None
+    """TypeError unless every array or symbol in ``out`` is ``mx.np.ndarray`` /
+    ``mx.sym.np._Symbol`` (a block's outputs in NumPy array semantics)."""
+    from ..numpy import ndarray
+    from ..symbol.numpy import _Symbol
+    from ..symbol import Symbol
+    from ..ndarray import NDArray
+    if isinstance(out, (NDArray, Symbol)) and not isinstance(out, (ndarray, _Symbol)):
+        raise TypeError("Block's output ndarrays/symbols must be of type "
+                        '`mxnet.numpy.ndarray` or `mxnet.symbol.numpy._Symbol`, while got '
+                        'output type {}'.format(str(type(out))))
+    if isinstance(out, (list, tuple)):
+        for i in out:
+            _check_all_np_ndarrays(i)
 
 
 # ------------------------------------------------------------------ data parallelism

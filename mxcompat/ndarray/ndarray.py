@@ -230,8 +230,12 @@ class NDArray:
         return self
 
     def as_np_ndarray(self):
-        raise NotImplementedError('NDArray.as_np_ndarray: the mx.np interface is not supported '
-                                  'by mxcompat')
+        """An ``mx.np.ndarray`` sharing this array's data (no copy)."""
+        from ..numpy.multiarray import ndarray
+        out = _new(ndarray)
+        out._t = self._t
+        out._ctx = self._ctx
+        return out
 
     def tostype(self, stype):
         """Return a copy of the array with chosen storage type ('default' only in mxcompat)."""
@@ -557,44 +561,7 @@ class NDArray:
 
     def __setitem__(self, key, value):
         """x.__setitem__(i, y) <=> x[i]=y: sets values of an NDArray at index i."""
-        t = self._t
-        _check_not_recording(t)
-        if isinstance(value, NDArray):
-            value = value._t
-            if value.dtype is not t.dtype:
-                value = value.to(t.dtype)
-        elif isinstance(value, np.generic):
-            value = value.item()
-            if t.dtype in _INT_DTYPES and isinstance(value, float):
-                value = int(value)
-        elif isinstance(value, np.ndarray):
-            value = torch.from_numpy(np.ascontiguousarray(value)).to(t.dtype)
-        elif isinstance(value, (list, tuple)):
-            value = torch.tensor(value, dtype=t.dtype)
-        elif isinstance(value, torch.Tensor):
-            pass
-        elif isinstance(value, numeric_types):
-            if t.dtype in _INT_DTYPES and isinstance(value, (float, np.floating)):
-                value = int(value)
-        else:
-            raise TypeError('NDArray does not support assignment with %s of type %s'
-                            % (str(value), str(type(value))))
-        if not (type(key) is slice and key == slice(None)):
-            key = _bounded_key(_convert_key(key, t), t.shape, True)
-        else:
-            key = Ellipsis
-        if isinstance(value, torch.Tensor) and value.device != t.device:
-            value = value.to(t.device)
-        flips = None
-        if key is not Ellipsis:
-            flips, key = _flip_negative_steps(key, t.dim(), t.shape)
-        with torch.no_grad():
-            if flips:
-                f = t.detach().flip(flips)
-                f[key] = value
-                t[...] = f.flip(flips)
-            else:
-                t[key] = value
+        _setitem(self, key, value, False)
 
     # ---------------------------------------------------------------- shape
     def reshape(self, *shape, **kwargs):
@@ -880,6 +847,48 @@ def _check_not_recording(t):
                          'relu(x, out=x), y[idx]=x, etc inside a record section.')
 
 
+def _setitem(self, key, value, np_mode):
+    """``self[key] = value``; ``np_mode``: NumPy semantics (boolean masks, any value dtype)."""
+    t = self._t
+    _check_not_recording(t)
+    if isinstance(value, NDArray):
+        value = value._t
+        if value.dtype is not t.dtype:
+            value = value.to(t.dtype)
+    elif isinstance(value, np.generic):
+        value = value.item()
+        if t.dtype in _INT_DTYPES and isinstance(value, float):
+            value = int(value)
+    elif isinstance(value, np.ndarray):
+        value = torch.from_numpy(np.ascontiguousarray(value)).to(t.dtype)
+    elif isinstance(value, (list, tuple)):
+        value = torch.tensor(value, dtype=t.dtype)
+    elif isinstance(value, torch.Tensor):
+        pass
+    elif isinstance(value, numeric_types):
+        if t.dtype in _INT_DTYPES and isinstance(value, (float, np.floating)):
+            value = int(value)
+    else:
+        raise TypeError('NDArray does not support assignment with %s of type %s'
+                        % (str(value), str(type(value))))
+    if not (type(key) is slice and key == slice(None)):
+        key = _bounded_key(_convert_key(key, t, np_mode), t.shape, True)
+    else:
+        key = Ellipsis
+    if isinstance(value, torch.Tensor) and value.device != t.device:
+        value = value.to(t.device)
+    flips = None
+    if key is not Ellipsis:
+        flips, key = _flip_negative_steps(key, t.dim(), t.shape)
+    with torch.no_grad():
+        if flips:
+            f = t.detach().flip(flips)
+            f[key] = value
+            t[...] = f.flip(flips)
+        else:
+            t[key] = value
+
+
 def _flip_negative_steps(key, ndim, shape):
     """torch has no negative strides: (axes to flip, key with positive-step slices), or
     (None, key) when no slice has a negative step."""
@@ -904,14 +913,15 @@ def _flip_negative_steps(key, ndim, shape):
     return flips, (tuple(out) if isinstance(key, tuple) else out[0])
 
 
-def _convert_key(key, t):
-    """Translate an MXNet index key into a torch one (NDArray and float indices -> int64)."""
+def _convert_key(key, t, np_mode=False):
+    """Translate an MXNet index key into a torch one (NDArray and float indices -> int64;
+    boolean arrays are masks with ``np_mode``, NumPy semantics)."""
     if isinstance(key, tuple):
-        return tuple(_convert_key_item(k, t) for k in key)
-    return _convert_key_item(key, t)
+        return tuple(_convert_key_item(k, t, np_mode) for k in key)
+    return _convert_key_item(key, t, np_mode)
 
 
-def _convert_key_item(k, t):
+def _convert_key_item(k, t, np_mode=False):
     is_nd = isinstance(k, NDArray)
     if is_nd:
         k = k._t
@@ -922,6 +932,8 @@ def _convert_key_item(k, t):
     elif isinstance(k, integer_types) and not isinstance(k, int):
         return int(k)
     if isinstance(k, torch.Tensor):
+        if np_mode and k.dtype is torch.bool:
+            return k.to(t.device)
         if is_nd and k.dtype is torch.bool:
             raise ValueError('Cannot perform boolean indexing in legacy mode. Please activate '
                              'numpy semantics by calling `npx.set_np()` in the global scope '

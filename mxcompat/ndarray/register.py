@@ -12,7 +12,7 @@ import torch
 from ..base import MXNetError, REQUIRED
 from ..context import mixed_context_error
 from ..ops import registry
-from .ndarray import NDArray, wrap
+from .ndarray import NDArray
 
 __all__ = ['make_function', 'namespace_of']
 
@@ -74,15 +74,14 @@ def _assign(o, r):
         t.copy_(r)
 
 
-def _wrap_multi(res, nvis, ctx=None):
-    if nvis == 1:
-        out = wrap(res[0])
-        out._ctx = ctx
-        return out
-    outs = [wrap(r) for r in res[:nvis]]
-    for o in outs:
+def _wrap_multi(res, nvis, ctx=None, cls=NDArray):
+    outs = []
+    for r in res[:nvis]:
+        o = cls.__new__(cls)
+        o._t = r
         o._ctx = ctx
-    return outs
+        outs.append(o)
+    return outs[0] if nvis == 1 else outs
 
 
 def _safe(name):
@@ -98,12 +97,13 @@ _NATIVE_CHECKS = {
 }
 
 
-def make_function(op, func_name):
-    """Build the mx.nd function for ``op`` under the name ``func_name``."""
+def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
+    """Build the mx.nd function for ``op`` under the name ``func_name``; its results are
+    ``array_cls`` arrays (``mx.np.ndarray`` for the NumPy front end)."""
     g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
          '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
          '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
-         '_NDArray': NDArray, '_new': NDArray.__new__}
+         '_NDArray': array_cls, '_new': NDArray.__new__, '_cls': array_cls}
     sig, body = [], []
     call_args = []
     call_params = []  # (parameter name, local holding its value)
@@ -196,14 +196,14 @@ def make_function(op, func_name):
         body.append('    _o._ctx = %s' % cx)
         body.append('    return _o')
     else:
-        body.append('    if not isinstance(_r, (tuple, list)): return _wrap_multi((_r,), 1, %s)' % cx)
+        body.append('    if not isinstance(_r, (tuple, list)): return _wrap_multi((_r,), 1, %s, _cls)' % cx)
         if nvis is None:
-            body.append('    return _wrap_multi(_r, len(_r), %s)' % cx)
+            body.append('    return _wrap_multi(_r, len(_r), %s, _cls)' % cx)
         elif callable(nvis):
             g['_nvis'] = nvis
-            body.append('    return _wrap_multi(_r, _nvis(%s), %s)' % (_params_dict(op), cx))
+            body.append('    return _wrap_multi(_r, _nvis(%s), %s, _cls)' % (_params_dict(op), cx))
         else:
-            body.append('    return _wrap_multi(_r, %d, %s)' % (nvis, cx))
+            body.append('    return _wrap_multi(_r, %d, %s, _cls)' % (nvis, cx))
     src = 'def %s(%s):\n%s\n' % (func_name, ', '.join(sig), '\n'.join(body))
     # parameter conversion errors must name the parameter: wrap each converter
     for pname in op.params:
@@ -214,7 +214,7 @@ def make_function(op, func_name):
     op.callers.append(g)  # OpDef.rebind swaps g['_fn']
     fn = g[func_name]
     fn.__doc__ = op.doc
-    fn.__module__ = 'mxcompat.ndarray'
+    fn.__module__ = module
     fn.__qualname__ = func_name
     return fn
 

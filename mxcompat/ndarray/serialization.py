@@ -11,12 +11,13 @@ Files are read and written byte for byte as MXNet 1.9.1 does. Everything is litt
     shape   := i32 ndim, i64 dim * ndim
     ctx     := i32 dev_type, i32 dev_id
 
-V2 (0xF993FAC9) is what MXNet writes outside NumPy-shape mode, and what mxcompat writes. Its
+V2 (0xF993FAC9) is what MXNet (and mxcompat) writes outside NumPy-shape mode. Its
 ``ndim == 0`` means "no array" when MXNet reads, yet MXNet writes a 0-d array exactly so,
 followed by its context, type and value (and then cannot read the file back); mxcompat reads
 such a 0-d array back. V3 (0xF993FACA) is written in NumPy-shape mode, where ``ndim == 0`` is a
 scalar and a dimension of -1 means "no array". A "no array" entry loads as an empty float32
-array of shape (0,). Files of every version load; mxcompat writes only V2. Sparse arrays
+array of shape (0,). Files of every version load; mxcompat writes V2, and V3 in NumPy-shape
+mode (``npx.set_np()``), as MXNet does. Sparse arrays
 (row_sparse, csr) load as dense arrays with the same values: mxcompat stores only dense arrays.
 
 Nothing is unpickled, and every length read from a file is checked against the bytes that remain
@@ -69,6 +70,12 @@ def _max_sparse_dense_bytes():
         raise MXNetError('MXCOMPAT_MAX_SPARSE_DENSE_BYTES must be a number of bytes, not %r'
                          % value) from None
 _DEFAULT_ARRAY_HEAD = struct.pack('<Ii', V2_MAGIC, 0)
+_NP_SHAPE_ARRAY_HEAD = struct.pack('<Ii', V3_MAGIC, 0)  # written in NumPy-shape mode
+
+
+def _array_head():
+    from ..util import is_np_shape
+    return _NP_SHAPE_ARRAY_HEAD if is_np_shape() else _DEFAULT_ARRAY_HEAD
 
 # numpy dtype (little endian) used to read the bytes of each type flag; bfloat16 reads as uint16
 _READ_DTYPE = {}
@@ -546,8 +553,9 @@ def _checked_items(data):
                      'or a list of NDarrays.')
 
 
-def _array_chunks(x):
-    """The byte chunks of one NDArray as NDArray::Save writes them (V2, dense)."""
+def _array_chunks(x, magic_head):
+    """The byte chunks of one NDArray as NDArray::Save writes them (V2 or V3 by
+    ``magic_head``, dense)."""
     t = x._t.detach()
     flag = _TORCH_FLAG.get(t.dtype)
     if flag is None:
@@ -556,7 +564,7 @@ def _array_chunks(x):
         t = t.cpu()
     t = t.contiguous()
     ctx = x.context
-    head = _DEFAULT_ARRAY_HEAD + _I32.pack(t.dim()) + struct.pack('<%dq' % t.dim(), *t.shape) \
+    head = magic_head + _I32.pack(t.dim()) + struct.pack('<%dq' % t.dim(), *t.shape) \
         + _I32X2.pack(ctx.device_typeid, ctx.device_id) + _I32.pack(flag)
     if flag == 12:
         t = t.view(torch.int16)
@@ -566,8 +574,9 @@ def _array_chunks(x):
 
 def _chunks(keys, arrays):
     yield _LIST_HEADER + _U64.pack(len(arrays))
+    magic_head = _array_head()
     for x in arrays:
-        yield from _array_chunks(x)
+        yield from _array_chunks(x, magic_head)
     if keys is None:
         yield _U64.pack(0)
         return
@@ -630,7 +639,7 @@ def atomic_write(fname, chunks):
 # --------------------------------------------------------------------------------- one array
 def save_raw_bytes(x):
     """One NDArray as MXNDArraySaveRawBytes serialises it (the 'handle' of its pickled state)."""
-    head, data = _array_chunks(x)
+    head, data = _array_chunks(x, _array_head())
     return head + bytes(data)
 
 

@@ -107,7 +107,7 @@ def _range(n, start, step, repeat, td, dev):
     return k.to(td) * _fill_value(step, td) + _fill_value(start, td)
 
 
-@register('_contrib_arange_like', monitor_prefix='input', differentiable=False,
+@register('_contrib_arange_like', aliases=('_npx_arange_like',), monitor_prefix='input', differentiable=False,
           params={'start': (Float, 0.0), 'step': (Float, 1.0), 'repeat': (Int, 1),
                   'ctx': (Any, None), 'axis': (Opt(Int), None)})
 def arange_like(data, *, start, step, repeat, ctx, axis):

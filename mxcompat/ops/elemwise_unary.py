@@ -21,11 +21,19 @@ def _dtype_name(t):
 
 
 # ------------------------------------------------------------------------------ math
+# the NumPy extension's names of unary operators it shares (npx.relu, ...)
+_NPX_ALIASES = {'relu': ('_npx_relu',), 'sigmoid': ('_npx_sigmoid',), 'erf': ('_npx_erf',),
+                'erfinv': ('_npx_erfinv',), 'gamma': ('_npx_gamma',),
+                'gammaln': ('_npx_gammaln',)}
+
+
 def _unary(name, fn, doc, int_native=False):
     """Register ``fn`` as a unary operator. Unless ``int_native``, integer arrays are computed
     in float64 and cast back."""
+    aliases = _NPX_ALIASES.get(name, ())
     if int_native:  # the torch function itself: no Python frame between mx.nd and torch
-        register(name, infer_shape='same', doc=doc, monitor_prefix='input')(fn)
+        register(name, infer_shape='same', doc=doc, monitor_prefix='input',
+                 aliases=aliases)(fn)
         return
 
     def op(data):
@@ -34,7 +42,7 @@ def _unary(name, fn, doc, int_native=False):
         return fn(data.to(torch.float64)).to(data.dtype)
     op.__name__ = name
     op.__doc__ = doc
-    register(name, infer_shape='same', monitor_prefix='input')(op)
+    register(name, infer_shape='same', monitor_prefix='input', aliases=aliases)(op)
 
 
 def _round(x):
@@ -243,7 +251,7 @@ def hard_sigmoid(data, *, alpha, beta):
     return torch.where((v > 0) & (v < 1), v, v.detach().clamp(0, 1))
 
 
-@register('smooth_l1', monitor_prefix='input', params={'scalar': (Float, 1.0)})
+@register('smooth_l1', aliases=('_npx_smooth_l1',), monitor_prefix='input', params={'scalar': (Float, 1.0)})
 def smooth_l1(data, *, scalar):
     """Calculate Smooth L1 Loss(lhs, scalar): (sigma*x)^2/2 if |x| < 1/sigma^2, else
     |x| - 0.5/sigma^2."""
@@ -377,7 +385,7 @@ def ones_like(data):
 
 # ------------------------------------------------------------------------------ casts
 @register('Cast', monitor_prefix='input',
-          aliases=('cast',), params={'dtype': (DType, REQUIRED)}, infer_shape='same',
+          aliases=('cast', '_npx_cast'), params={'dtype': (DType, REQUIRED)}, infer_shape='same',
           dtype_output=True)
 def cast(data, *, dtype):
     """Casts all elements of the input to a new type."""

@@ -121,7 +121,7 @@ _SLICE_PARAMS = {'begin': (OptIntTuple, REQUIRED), 'end': (OptIntTuple, REQUIRED
                  'step': (OptIntTuple, ())}
 
 
-@register('slice', monitor_prefix='input', aliases=('crop',), params=_SLICE_PARAMS)
+@register('slice', monitor_prefix='input', aliases=('crop', '_npx_slice'), params=_SLICE_PARAMS)
 def slice_(data, *, begin, end, step):
     """Slices a region of the array: ``data[begin[0]:end[0]:step[0], ...]``.
 
@@ -229,7 +229,7 @@ def take(a, indices, *, axis, mode):
     return out.reshape(a.shape[:ax] + indices.shape + a.shape[ax + 1:])
 
 
-@register('pick', inputs=('data', 'index'), aliases=('choose_element_0index',),
+@register('pick', inputs=('data', 'index'), aliases=('choose_element_0index', '_npx_pick'),
           params={'axis': (Opt(Int), -1), 'keepdims': (Bool, False),
                   'mode': (Enum('clip', 'wrap'), 'clip')})
 def pick(data, index, *, axis, keepdims, mode):
@@ -291,7 +291,7 @@ def _nd_index(indices, shape, opname):
     return _as_index(indices)
 
 
-@register('gather_nd', inputs=('data', 'indices'))
+@register('gather_nd', aliases=('_npx_gather_nd',), inputs=('data', 'indices'))
 def gather_nd(data, indices):
     """Gathers elements or slices of ``data`` at the (M, ...) multi-indices ``indices``.
 
@@ -378,7 +378,7 @@ def _one_hot(indices, depth, on_value, off_value, tdtype):
                       device=indices.device).masked_fill_(hit, on_value)
 
 
-@register('one_hot', inputs=('indices',),
+@register('one_hot', aliases=('_npx_one_hot',), inputs=('indices',),
           params={'depth': (Int, REQUIRED), 'on_value': (Float, 1.0),
                   'off_value': (Float, 0.0),
                   'dtype': (dtype_choice(*_ONE_HOT_DTYPES), 'float32')})

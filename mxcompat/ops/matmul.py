@@ -82,7 +82,7 @@ def dot(lhs, rhs, transpose_a, transpose_b, forward_stype):
     return torch.mm(a, b).reshape(shape)
 
 
-@register('batch_dot', inputs=('lhs', 'rhs'), params=_DOT_PARAMS)
+@register('batch_dot', aliases=('_npx_batch_dot',), inputs=('lhs', 'rhs'), params=_DOT_PARAMS)
 def batch_dot(lhs, rhs, *, transpose_a, transpose_b, forward_stype):
     """Batchwise dot product: ``out[i] = dot(lhs[i], rhs[i])`` over the leading axes of N-D
     (N >= 3) arrays, on their last two axes."""

@@ -19,7 +19,7 @@ _ACT = {'relu': torch.relu, 'sigmoid': torch.sigmoid, 'tanh': torch.tanh,
         'softrelu': F.softplus, 'softsign': F.softsign}
 
 
-@register('Activation', monitor_prefix='input', named_outputs=True,
+@register('Activation', aliases=('_npx_activation',), monitor_prefix='input', named_outputs=True,
           params={'act_type': (Enum('relu', 'sigmoid', 'tanh', 'softrelu', 'softsign'),
                                REQUIRED)})
 def activation(data, act_type):
@@ -70,7 +70,7 @@ def _leaky_outputs(p):
     return 2 if p['act_type'] == 'rrelu' else 1
 
 
-@register('LeakyReLU', named_outputs=True,
+@register('LeakyReLU', aliases=('_npx_leaky_relu',), named_outputs=True,
           input_init={'gamma': '["Constant", {"value": 0.25}]'},
           inputs=('data', 'gamma'), infer_shape=param_shapes.prelu,
           params={'act_type': (Enum('rrelu', 'leaky', 'prelu', 'elu', 'selu', 'gelu'), 'leaky'),
@@ -161,7 +161,7 @@ _SOFTMAX_PARAMS = {'axis': (Int, -1), 'temperature': (Opt(Float), None),
                    'use_length': (Opt(Bool), False)}
 
 
-@register('softmax', named_outputs=True,
+@register('softmax', aliases=('_npx_softmax',), named_outputs=True,
           inputs=('data', 'length'), infer_shape=param_shapes.softmax_length,
           params=_SOFTMAX_PARAMS,
           input_rule=lambda p: ['data', 'length'] if p['use_length'] else ['data'])
@@ -183,7 +183,7 @@ def _no_length(op, use_length):
                          'provides for softmax' % op)
 
 
-@register('log_softmax', params=_SOFTMAX_PARAMS)
+@register('log_softmax', aliases=('_npx_log_softmax',), params=_SOFTMAX_PARAMS)
 def log_softmax(data, *, axis, temperature, dtype, use_length):
     """Computes the log softmax of the input: ``log(softmax(data / temperature))``."""
     _no_length('log_softmax', use_length)
@@ -233,7 +233,7 @@ def softmax_activation(data, *, mode):
     return F.softmax(data, -1)
 
 
-@register('Dropout', named_outputs=True, merges=False, num_outputs=2, num_visible_outputs=1,
+@register('Dropout', aliases=('_npx_dropout',), named_outputs=True, merges=False, num_outputs=2, num_visible_outputs=1,
           params={'p': (Float, 0.5), 'mode': (Enum('training', 'always'), 'training'),
                   'axes': (Shape, ()), 'cudnn_off': (Opt(Bool), False)})
 def dropout(data, *, p, mode, axes, cudnn_off):

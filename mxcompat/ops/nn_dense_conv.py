@@ -31,7 +31,7 @@ def _no_bias_rule(p):
 
 
 # ------------------------------------------------------------------------------ FullyConnected
-@register('FullyConnected', named_outputs=True, inputs=('data', 'weight', 'bias'),
+@register('FullyConnected', aliases=('_npx_fully_connected',), named_outputs=True, inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.fully_connected,
           params={'num_hidden': (AtLeast(Int, 1), REQUIRED), 'no_bias': (Bool, False),
                   'flatten': (Bool, True)},
@@ -169,7 +169,7 @@ _CONV_LAYOUTS = ('NCW', 'NCHW', 'NCDHW', 'NHWC', 'NDHWC')
 _CONV_V1_LAYOUTS = ('NCHW', 'NHWC', 'NCDHW', 'NDHWC')
 
 
-@register('Convolution', named_outputs=True, inputs=('data', 'weight', 'bias'),
+@register('Convolution', aliases=('_npx_convolution',), named_outputs=True, inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.convolution,
           params=dict(_CONV_PARAMS, layout=(Enum(None, *_CONV_LAYOUTS), None)),
           input_rule=_no_bias_rule)
@@ -201,7 +201,7 @@ def convolution_v1(data, weight, bias=None, *, kernel, stride, dilate, pad, num_
 
 
 # ------------------------------------------------------------------------------ Deconvolution
-@register('Deconvolution', named_outputs=True, inputs=('data', 'weight', 'bias'),
+@register('Deconvolution', aliases=('_npx_deconvolution',), named_outputs=True, inputs=('data', 'weight', 'bias'),
           infer_shape=param_shapes.deconvolution,
           params={'kernel': (AtLeast(Shape, 1), REQUIRED), 'stride': (AtLeast(Shape, 1), ()),
                   'dilate': (AtLeast(Shape, 1), ()), 'pad': (AtLeast(Shape, 0), ()),
@@ -273,7 +273,7 @@ def deconvolution(data, weight, bias=None, *, kernel, stride, dilate, pad, adj, 
 
 
 # ------------------------------------------------------------------------------ Embedding
-@register('Embedding', inputs=('data', 'weight'),
+@register('Embedding', aliases=('_npx_embedding',), inputs=('data', 'weight'),
           infer_shape=param_shapes.embedding,
           params={'input_dim': (AtLeast(Int, 1), REQUIRED),
                   'output_dim': (AtLeast(Int, 1), REQUIRED),

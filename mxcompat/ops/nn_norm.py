@@ -156,7 +156,7 @@ def _mean_var_outputs(p):
     return 3 if p['output_mean_var'] else 1
 
 
-@register('BatchNorm', named_outputs=True, float32_params=True,
+@register('BatchNorm', aliases=('_npx_batch_norm',), named_outputs=True, float32_params=True,
           input_init={'moving_mean': '["zero", {}]', 'moving_var': '["one", {}]'},
           inputs=('data', 'gamma', 'beta', 'moving_mean', 'moving_var'),
           aux=('moving_mean', 'moving_var'), infer_shape=param_shapes.channel_params,
@@ -245,7 +245,7 @@ def sync_batch_norm(data, gamma, beta, moving_mean, moving_var, *, eps, momentum
                                    eps, momentum, fix_gamma, use_global_stats, output_mean_var)
 
 
-@register('LayerNorm', named_outputs=True,
+@register('LayerNorm', aliases=('_npx_layer_norm',), named_outputs=True,
           inputs=('data', 'gamma', 'beta'), infer_shape=param_shapes.norm_params,
           params={'axis': (Int, -1), 'eps': (Float, 1e-5), 'output_mean_var': (Bool, False)},
           num_outputs=3, num_visible_outputs=_mean_var_outputs,

@@ -110,7 +110,7 @@ def _global_pool(x, pool_type, dims, p_value):
     return _lp_root((x if p_value == 1 else x ** p_value).sum(dims, keepdim=True), p_value)
 
 
-@register('Pooling', named_outputs=True,
+@register('Pooling', aliases=('_npx_pooling',), named_outputs=True,
           params={'kernel': (Shape, ()), 'pool_type': (Enum('max', 'avg', 'sum', 'lp'), 'max'),
                   'global_pool': (Bool, False), 'cudnn_off': (Bool, False),
                   'pooling_convention': (Enum('full', 'valid', 'same'), 'valid'),

@@ -14,6 +14,7 @@ import torch
 
 from ..base import MXNetError, dtype_torch, dtype_name, to_dtype
 from ..context import torch_device
+from ..util import is_np_shape
 from .registry import register, REQUIRED, Int, Float, Bool, Shape, Any, Kind
 
 _FLOAT_TORCH = (torch.float16, torch.float32, torch.float64)
@@ -47,7 +48,8 @@ def _device(ctx):
 
 
 def _shape_of(opname, shape):
-    if not shape:
+    # shape () is unknown in MXNet's legacy shape semantics, a scalar in NumPy's
+    if not shape and not is_np_shape():
         raise MXNetError('Operator %s inferring shapes failed: pass shape= (or out=)' % opname)
     return shape
 

@@ -38,7 +38,7 @@ def _lengths(sequence_length, lo=None, hi=None):
     return out if lo is None else out.clamp(lo, hi)
 
 
-@register('SequenceMask', named_outputs=True, merges=False, inputs=_INPUTS,
+@register('SequenceMask', aliases=('_npx_sequence_mask',), named_outputs=True, merges=False, inputs=_INPUTS,
           params={'use_sequence_length': (Bool, False), 'value': (Float, 0.0),
                   'axis': (Int, 0)},
           input_rule=_input_rule)

@@ -77,7 +77,7 @@ def reshape(data, *, shape, reverse, target_shape, keep_highest):
     raise MXNetError('Reshape: the target shape is missing; pass shape=(...)')
 
 
-@register('Flatten', monitor_prefix='input', aliases=('flatten',))
+@register('Flatten', monitor_prefix='input', aliases=('flatten', '_npx_batch_flatten'))
 def flatten(data):
     """Flattens the input array into a 2-D array by collapsing the higher dimensions."""
     if data.dim() == 0:
@@ -117,7 +117,7 @@ def squeeze(data, *, axis):
     return _fresh(data, new or (1,))
 
 
-@register('reshape_like', inputs=('lhs', 'rhs'),
+@register('reshape_like', aliases=('_npx_reshape_like',), inputs=('lhs', 'rhs'),
           params={'lhs_begin': (Opt(Int), None), 'lhs_end': (Opt(Int), None),
                   'rhs_begin': (Opt(Int), None), 'rhs_end': (Opt(Int), None)})
 def reshape_like(lhs, rhs, *, lhs_begin, lhs_end, rhs_begin, rhs_end):
@@ -142,7 +142,7 @@ def _like_range(ndim, side, begin, end):
     return b, e
 
 
-@register('shape_array', monitor_prefix='input', differentiable=False)
+@register('shape_array', aliases=('_npx_shape_array',), monitor_prefix='input', differentiable=False)
 def shape_array(data):
     """Returns a 1D int64 array containing the shape of data."""
     return torch.tensor(tuple(data.shape), dtype=torch.int64, device=data.device)

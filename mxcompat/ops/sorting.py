@@ -19,7 +19,7 @@ def _sorted(x, ax, descending):
     return torch.sort(x, dim=ax, descending=descending, stable=True)
 
 
-@register('topk', monitor_prefix='input', params={'axis': (Opt(Int), -1), 'k': (Int, 1),
+@register('topk', aliases=('_npx_topk',), monitor_prefix='input', params={'axis': (Opt(Int), -1), 'k': (Int, 1),
                           'ret_typ': (Enum('both', 'indices', 'mask', 'value'), 'indices'),
                           'is_ascend': (Bool, False),
                           'dtype': (dtype_choice(*_INDEX_DTYPES), 'float32')},

@@ -130,7 +130,7 @@ def _window(lo, hi, limit):
     return idx.clamp(max=limit - 1), idx < hi.unsqueeze(2)
 
 
-@register('ROIPooling', named_outputs=True, merges=False, inputs=('data', 'rois'),
+@register('ROIPooling', aliases=('_npx_roi_pooling',), named_outputs=True, merges=False, inputs=('data', 'rois'),
           params={'pooled_size': (Shape, REQUIRED), 'spatial_scale': (Float, REQUIRED)})
 def roi_pooling(data, rois, *, pooled_size, spatial_scale):
     """Performs region of interest(ROI) pooling on the input array.

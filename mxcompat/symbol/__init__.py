@@ -8,3 +8,7 @@ from ..ndarray import fluent as _fluent
 
 # NDArray.slice_assign writes in place: MXNet has no Symbol form of it
 _fluent.attach(Symbol, globals(), _internal, skip=('slice_assign', 'slice_assign_scalar'))
+
+# the NumPy interface's symbols (F.np / F.npx of a hybridized NumPy-mode block)
+from . import numpy, numpy_extension  # noqa: E402
+np, npx = numpy, numpy_extension

@@ -691,12 +691,13 @@ class Symbol:
         return broadcast_like(self, *args, **kwargs)
 
     def as_nd_ndarray(self):
-        """Returns self: mxcompat has only the legacy (mx.nd / mx.sym) interface."""
-        return self
+        """A legacy Symbol over the same graph entries (this one, for a legacy Symbol)."""
+        return self if type(self) is Symbol else Symbol(self._outputs)
 
     def as_np_ndarray(self):
-        raise NotImplementedError('Symbol.as_np_ndarray: the mx.np interface is not supported '
-                                  'by mxcompat')
+        """The NumPy-semantics symbol (``mx.sym.np._Symbol``) over the same graph entries."""
+        from .numpy import _Symbol
+        return _Symbol(self._outputs)
 
     def _ndarray_only(name):
         def method(self, *args, **kwargs):
@@ -830,7 +831,17 @@ def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=Non
     node = Node(op, node_name, node_attrs, entries)
     node._params = converted
     n = node.num_visible_outputs()
-    return Symbol([(node, i) for i in range(n)])
+    # NumPy semantics pass from the inputs to the outputs (mxcompat's Gluon layers call the
+    # legacy operators in NumPy-mode blocks too)
+    np_in = any(type(s) is not Symbol and isinstance(s, Symbol)
+                for s in pos_inputs) or any(type(s) is not Symbol and isinstance(s, Symbol)
+                                            for s in kw_inputs.values())
+    return (_np_symbol() if np_in else Symbol)([(node, i) for i in range(n)])
+
+
+def _np_symbol():
+    from .numpy import _Symbol
+    return _Symbol
 
 
 def _single_entry(s, op, node_name):

@@ -1,0 +1,1204 @@
+"""``mx.np.ndarray`` and the ``mx.np`` functions: thin layers over the operator table.
+
+The functions call the ``_npi`` namespace, generated from the table's ``_npi_*`` / ``_np_*``
+entries (``mxcompat/ops/numpy_ops.py``) by the generator that makes ``mx.nd``, with results of
+class :class:`ndarray`; a function takes MXNet 1.9.1's signature and picks the entry (an array
+operand or a scalar one) as MXNet's own ``mx.np`` does.
+"""
+import numbers
+
+import numpy as _np
+import torch
+
+from ..base import dtype_torch, dtype_np, torch_to_np_type
+from ..context import current_context
+from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
+    _flip_negative_steps, _device_and_ctx, _on_ctx
+from ..ndarray.register import make_function
+from ..ops import registry
+from ..util import set_module
+
+__all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', 'zeros_like',
+           'ones_like', 'full_like', 'arange', 'eye', 'identity', 'linspace', 'shape',
+           'add', 'subtract', 'multiply', 'divide', 'true_divide', 'mod', 'remainder', 'power',
+           'maximum', 'minimum', 'arctan2', 'hypot', 'copysign', 'lcm', 'bitwise_and',
+           'bitwise_or', 'bitwise_xor', 'ldexp', 'equal', 'not_equal', 'greater',
+           'greater_equal', 'less', 'less_equal',
+           'sqrt', 'cbrt', 'exp', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan',
+           'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh',
+           'arctanh', 'degrees', 'radians', 'rad2deg', 'deg2rad', 'abs', 'absolute',
+           'negative', 'sign', 'rint', 'fix', 'ceil', 'floor', 'trunc', 'square', 'reciprocal',
+           'logical_not', 'bitwise_not', 'invert', 'isnan', 'isinf', 'isfinite', 'isposinf',
+           'isneginf', 'around', 'round', 'round_', 'clip',
+           'sum', 'prod', 'max', 'min', 'amax', 'amin', 'mean', 'std', 'var', 'argmax',
+           'argmin', 'all', 'any', 'cumsum',
+           'reshape', 'ravel', 'transpose', 'squeeze', 'expand_dims', 'concatenate', 'stack',
+           'swapaxes', 'flip', 'broadcast_to', 'where', 'tril', 'copy', 'dot', 'matmul',
+           'tensordot', 'einsum', 'shares_memory', 'may_share_memory',
+           'split', 'array_split', 'hsplit', 'vsplit', 'dsplit', 'hstack', 'vstack',
+           'row_stack', 'dstack', 'column_stack', 'atleast_1d', 'atleast_2d', 'atleast_3d',
+           'diagonal', 'diag', 'trace', 'repeat', 'roll', 'tile', 'rot90', 'moveaxis', 'sort',
+           'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
+           'outer', 'append', 'vdot']
+
+
+def _np_function(opname):
+    """The front-end function of the table entry ``opname`` with ``ndarray`` results."""
+    return make_function(registry.get(opname), opname, ndarray, 'mxcompat.numpy')
+
+
+def _make_npi():
+    """{name without the _npi_/_np_ prefix: function} over the table's NumPy entries, and
+    the ``_npx_`` ones under their full names."""
+    spaces = {}
+    for name, op in registry.all_ops().items():
+        for prefix in ('_npi_', '_np_', '_npx_'):
+            if name.startswith(prefix):
+                public = name if prefix == '_npx_' else name[len(prefix):]
+                spaces[public] = make_function(op, public, ndarray, 'mxcompat.numpy')
+                break
+    return type('_npi', (), {k: staticmethod(v) for k, v in spaces.items()})
+
+
+def _int_scalar(x):
+    return isinstance(x, (numbers.Integral, _np.bool_))
+
+
+def _ufunc(lhs, rhs, fn, scalar_fn, rscalar_fn=None, out=None):
+    """``fn(lhs, rhs)`` for two arrays, the scalar entry where one operand is a number."""
+    if isinstance(rhs, NDArray):
+        if isinstance(lhs, NDArray):
+            return fn(lhs, rhs, out=out)
+        if isinstance(lhs, numbers.Number):
+            return (rscalar_fn or scalar_fn)(rhs, scalar=float(lhs), is_int=_int_scalar(lhs),
+                                             out=out)
+    elif isinstance(rhs, numbers.Number):
+        if isinstance(lhs, NDArray):
+            return scalar_fn(lhs, scalar=float(rhs), is_int=_int_scalar(rhs), out=out)
+        if isinstance(lhs, numbers.Number):
+            return fn(array(lhs, dtype=None), array(rhs, dtype=None), out=out)
+    raise TypeError('mx.np: operands of type %s and %s are not supported; use mx.np.ndarray '
+                    'or Python scalars' % (type(lhs).__name__, type(rhs).__name__))
+
+
+@set_module('mxnet.numpy')
+class ndarray(NDArray):
+    """An array object representing a multidimensional, homogeneous array of fixed-size items,
+    with NumPy semantics (MXNet's ``mxnet.numpy.ndarray``, a subclass of ``NDArray``).
+
+    It wraps one ``torch.Tensor`` as ``NDArray`` does; ``as_nd_ndarray()`` and
+    ``NDArray.as_np_ndarray()`` share it without a copy.
+    """
+    __slots__ = ()
+
+    def _like(self, t):
+        out = _new(ndarray)
+        out._t = t
+        out._ctx = self._ctx
+        return out
+
+    # ---------------------------------------------------------------- conversion
+    def as_nd_ndarray(self):
+        """An ``NDArray`` (legacy semantics) sharing this array's data (no copy)."""
+        out = _new(NDArray)
+        out._t = self._t
+        out._ctx = self._ctx
+        return out
+
+    def as_np_ndarray(self):
+        """This array itself (it already has NumPy semantics)."""
+        return self
+
+    def item(self, *args):
+        """Copy an element of an array to a standard Python scalar and return it."""
+        return self.asnumpy().item(*args)
+
+    def tolist(self):
+        """Return the array as an ``a.ndim``-levels deep nested list of Python scalars."""
+        return self.asnumpy().tolist()
+
+    def asscalar(self):
+        """Deprecated in NumPy mode: use ``item()``."""
+        raise AttributeError('mxnet.numpy.ndarray object has no attribute asscalar; use item()')
+
+    @property
+    def dtype(self):
+        """Data-type of the array's elements (a ``numpy.dtype``)."""
+        return _np.dtype(torch_to_np_type(self._t.dtype))
+
+    def copy(self, order='C'):  # pylint: disable=arguments-differ
+        """A copy of the array."""
+        if order != 'C':
+            raise NotImplementedError('ndarray.copy(order=%r): only order="C" is supported'
+                                      % (order,))
+        return self._like(self._t.clone())
+
+    @property
+    def grad(self):
+        """The gradient buffer attached to this array (None if none is attached)."""
+        g = self._t.grad
+        return None if g is None else self._like(g)
+
+    @property
+    def T(self):
+        """The array with its axes reversed (``transpose()``)."""
+        return _npi.transpose(self, axes=None)
+
+    def __repr__(self):
+        text = repr(self.asnumpy())
+        dtype = self.dtype
+        if 'dtype=' in text:
+            if dtype == _np.float32:
+                text = text[:text.rindex(',')] + ')'
+        elif dtype not in (_np.float32, _np.bool_):
+            text = text[:-1] + ', dtype={})'.format(_np.dtype(dtype))
+        ctx = self.context
+        if ctx.device_type == 'cpu':
+            return text
+        return text[:-1] + ', ctx={})'.format(ctx)
+
+    def __str__(self):
+        text = str(self.asnumpy())
+        ctx = self.context
+        if ctx.device_type == 'cpu' or self.ndim == 0:
+            return text
+        return '%s @%s' % (text, ctx)
+
+    def __format__(self, fmt):
+        if self.ndim == 0:
+            return self.item().__format__(fmt)
+        if not fmt:
+            return str(self)
+        raise TypeError('Cannot format mxnet.numpy.ndarray with format_spec')
+
+    def __float__(self):
+        if self._t.numel() != 1:
+            raise TypeError('only size-1 arrays can be converted to Python scalars')
+        return float(self._t.item())
+
+    def __int__(self):
+        if self._t.numel() != 1:
+            raise TypeError('only size-1 arrays can be converted to Python scalars')
+        return int(self._t.item())
+
+    def __index__(self):
+        if self._t.dim() or self._t.is_floating_point():
+            raise TypeError('only integer scalar arrays can be converted to a scalar index')
+        return int(self._t.item())
+
+    def __reduce__(self):
+        return (_rebuild_np, (self.asnumpy(),))
+
+    # ---------------------------------------------------------------- arithmetic
+    def __add__(self, other):
+        return _ufunc(self, other, _npi.add, _npi.add_scalar)
+
+    def __radd__(self, other):
+        return _ufunc(other, self, _npi.add, _npi.add_scalar)
+
+    def __sub__(self, other):
+        return _ufunc(self, other, _npi.subtract, _npi.subtract_scalar,
+                      _npi.rsubtract_scalar)
+
+    def __rsub__(self, other):
+        return _ufunc(other, self, _npi.subtract, _npi.subtract_scalar,
+                      _npi.rsubtract_scalar)
+
+    def __mul__(self, other):
+        return _ufunc(self, other, _npi.multiply, _npi.multiply_scalar)
+
+    def __rmul__(self, other):
+        return _ufunc(other, self, _npi.multiply, _npi.multiply_scalar)
+
+    def __truediv__(self, other):
+        return _ufunc(self, other, _npi.true_divide, _npi.true_divide_scalar,
+                      _npi.rtrue_divide_scalar)
+
+    def __rtruediv__(self, other):
+        return _ufunc(other, self, _npi.true_divide, _npi.true_divide_scalar,
+                      _npi.rtrue_divide_scalar)
+
+    def __mod__(self, other):
+        return _ufunc(self, other, _npi.mod, _npi.mod_scalar, _npi.rmod_scalar)
+
+    def __rmod__(self, other):
+        return _ufunc(other, self, _npi.mod, _npi.mod_scalar, _npi.rmod_scalar)
+
+    def __pow__(self, other):
+        return _ufunc(self, other, _npi.power, _npi.power_scalar, _npi.rpower_scalar)
+
+    def __rpow__(self, other):
+        return _ufunc(other, self, _npi.power, _npi.power_scalar, _npi.rpower_scalar)
+
+    def __matmul__(self, other):
+        return _npi.matmul(self, other)
+
+    def __neg__(self):
+        return _npi.negative(self)
+
+    def __abs__(self):
+        return _npi.abs(self)
+
+    def __invert__(self):
+        return _npi.bitwise_not(self)
+
+    def __and__(self, other):
+        return _ufunc(self, other, _npi.bitwise_and, _npi.bitwise_and_scalar)
+
+    def __or__(self, other):
+        return _ufunc(self, other, _npi.bitwise_or, _npi.bitwise_or_scalar)
+
+    def __xor__(self, other):
+        return _ufunc(self, other, _npi.bitwise_xor, _npi.bitwise_xor_scalar)
+
+    def _inplace(self, result):
+        _setitem(self, Ellipsis, result, True)
+        return self
+
+    def __iadd__(self, other):
+        return self._inplace(self + other)
+
+    def __isub__(self, other):
+        return self._inplace(self - other)
+
+    def __imul__(self, other):
+        return self._inplace(self * other)
+
+    def __itruediv__(self, other):
+        return self._inplace(self / other)
+
+    def __imod__(self, other):
+        return self._inplace(self % other)
+
+    def __eq__(self, other):
+        if other is None:
+            return False
+        return _ufunc(self, other, _npi.equal, _npi.equal_scalar)
+
+    def __ne__(self, other):
+        if other is None:
+            return True
+        return _ufunc(self, other, _npi.not_equal, _npi.not_equal_scalar)
+
+    def __gt__(self, other):
+        return _ufunc(self, other, _npi.greater, _npi.greater_scalar)
+
+    def __ge__(self, other):
+        return _ufunc(self, other, _npi.greater_equal, _npi.greater_equal_scalar)
+
+    def __lt__(self, other):
+        return _ufunc(self, other, _npi.less, _npi.less_scalar)
+
+    def __le__(self, other):
+        return _ufunc(self, other, _npi.less_equal, _npi.less_equal_scalar)
+
+    __hash__ = None
+
+    # ---------------------------------------------------------------- indexing
+    def __getitem__(self, key):
+        """NumPy indexing: basic (views), advanced (integer and boolean arrays)."""
+        t = self._t
+        if type(key) is int:
+            n = t.shape[0] if t.dim() else 0
+            if not -n <= key < n:
+                raise IndexError('index %d is out of bounds for axis 0 with size %d' % (key, n))
+            return self._like(t[key])
+        key = _bounded_key(_convert_key(key, t, True), t.shape, False)
+        flips, key = _flip_negative_steps(key, t.dim(), t.shape)
+        return self._like((t.flip(flips) if flips else t)[key])
+
+    def __setitem__(self, key, value):
+        """NumPy assignment ``x[key] = value`` (``value`` broadcast and cast to x's dtype)."""
+        _setitem(self, key, value, True)
+
+    # ---------------------------------------------------------------- methods
+    def reshape(self, *args, **kwargs):
+        """Returns an array containing the same data with a new shape (NumPy's -1 only)."""
+        order = kwargs.pop('order', 'C')
+        if kwargs:
+            raise TypeError('reshape() got unexpected keyword arguments %s' % list(kwargs))
+        newshape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+        return _npi.reshape(self, newshape=tuple(newshape), order=order)
+
+    def transpose(self, *axes):
+        """The array with axes permuted (reversed without arguments or with None)."""
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) \
+                or not axes:
+            axes = axes[0] if axes else None
+        return _npi.transpose(self, axes=axes)
+
+    def flatten(self, order='C'):
+        """A copy of the array collapsed into one dimension."""
+        return _npi.copy(_npi.reshape(self, newshape=(-1,), order=order))
+
+    def repeat(self, repeats, axis=None):  # pylint: disable=arguments-differ
+        """Repeat elements of the array."""
+        return repeat(self, repeats, axis)
+
+    def tile(self, reps):  # pylint: disable=arguments-differ
+        """The array repeated ``reps`` times."""
+        return tile(self, reps)
+
+    def take(self, indices, axis=None, mode='raise'):  # pylint: disable=arguments-differ
+        """Elements of the array along an axis."""
+        return take(self, indices, axis, mode)
+
+    def argsort(self, axis=-1, kind=None, order=None):  # pylint: disable=arguments-differ
+        """The indices that would sort the array."""
+        return argsort(self, axis, kind, order)
+
+    def sort(self, axis=-1, kind=None, order=None):  # pylint: disable=arguments-differ
+        """A sorted copy of the array."""
+        return sort(self, axis, kind, order)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):  # pylint: disable=arguments-differ
+        """The specified diagonals."""
+        return diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset=0, axis1=0, axis2=1, out=None):
+        """The sum along the diagonals."""
+        return trace(self, offset, axis1, axis2, out)
+
+    def squeeze(self, axis=None):
+        """Remove single-dimensional entries from the shape."""
+        return squeeze(self, axis)
+
+    def expand_dims(self, axis):  # pylint: disable=arguments-differ
+        """Insert a new axis of size one."""
+        return _npi.expand_dims(self, axis=axis)
+
+    def swapaxes(self, axis1, axis2):
+        """Interchange two axes."""
+        return _npi.swapaxes(self, dim1=axis1, dim2=axis2)
+
+    def broadcast_to(self, shape):
+        """Broadcast the array to ``shape``."""
+        return _npi.broadcast_to(self, shape=shape)
+
+    def dot(self, b, out=None):
+        """Dot product with ``b``."""
+        return _npi.dot(self, b, out=out)
+
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        """Sum of the elements over the given axis."""
+        return sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        """Product of the elements over the given axis."""
+        return prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        """Mean of the elements over the given axis."""
+        return mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def max(self, axis=None, out=None, keepdims=False):
+        """Maximum along a given axis."""
+        return max(self, axis=axis, out=out, keepdims=keepdims)
+
+    def min(self, axis=None, out=None, keepdims=False):
+        """Minimum along a given axis."""
+        return min(self, axis=axis, out=out, keepdims=keepdims)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        """Standard deviation along a given axis."""
+        return std(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        """Variance along a given axis."""
+        return var(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def argmax(self, axis=None, out=None):
+        """Indices of the maximum values along an axis."""
+        return argmax(self, axis, out)
+
+    def argmin(self, axis=None, out=None):
+        """Indices of the minimum values along an axis."""
+        return argmin(self, axis, out)
+
+    def all(self, axis=None, out=None, keepdims=False):
+        """Whether all elements evaluate to True."""
+        return all(self, axis=axis, out=out, keepdims=keepdims)
+
+    def any(self, axis=None, out=None, keepdims=False):
+        """Whether any element evaluates to True."""
+        return any(self, axis=axis, out=out, keepdims=keepdims)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        """Cumulative sum of the elements along the given axis."""
+        return cumsum(self, axis, dtype, out)
+
+    def clip(self, min=None, max=None, out=None):  # pylint: disable=redefined-builtin
+        """Limit the values to [min, max]."""
+        return clip(self, min, max, out=out)
+
+    def round(self, decimals=0, out=None):
+        """Round to the given number of decimals."""
+        return around(self, decimals, out=out)
+
+    def attach_grad(self, grad_req='write'):  # pylint: disable=arguments-differ
+        """Attach a gradient buffer to this array, so that ``backward`` computes the gradient
+        with respect to it.
+
+        Parameters
+        ----------
+        grad_req : {'write', 'add', 'null'}
+            How the gradient is accumulated.
+        """
+        NDArray.attach_grad(self, grad_req)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy ufuncs on mx.np arrays: mx.np's function of the same name where there is
+        one, else NumPy's on copies (not inside ``autograd.record()``)."""
+        if method != '__call__':
+            return NotImplemented
+        if 'out' in kwargs:
+            out = kwargs['out']
+            if len(out) != 1:
+                raise ValueError('The `out` parameter must have exactly one ndarray')
+            kwargs['out'] = out[0]
+        fn = globals().get(ufunc.__name__)
+        if fn is not None and ufunc.__name__ in __all__:
+            return fn(*inputs, **kwargs)
+        return _fallback(ufunc, ufunc.__name__, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """NumPy functions on mx.np arrays, as ``__array_ufunc__``."""
+        fn = globals().get(func.__name__)
+        if fn is not None and func.__name__ in __all__:
+            if not builtins_all(issubclass(t, ndarray) for t in types):
+                return NotImplemented
+            return fn(*args, **kwargs)
+        return _fallback(func, func.__name__, args, kwargs)
+
+
+builtins_all, builtins_sum = all, sum  # the NumPy functions below shadow the builtins
+_npi = _make_npi()
+
+
+def _fallback(func, name, args, kwargs):
+    from ..autograd import is_recording
+    if is_recording():
+        raise ValueError('Falling back to NumPy operator %s with autograd active is not '
+                         'supported. Please consider moving the operator to the outside of the '
+                         'autograd scope.' % name)
+    ctx = [None]
+
+    def conv(x):
+        if isinstance(x, NDArray):
+            ctx[0] = ctx[0] or x.context
+            return x.asnumpy()
+        if isinstance(x, (list, tuple)):
+            return type(x)(conv(i) for i in x)
+        return x
+    out = func(*conv(args), **{k: conv(v) for k, v in kwargs.items()})
+    return _as_mx(out, ctx[0])
+
+
+def _as_mx(out, ctx):
+    if isinstance(out, _np.ndarray):
+        return array(out, dtype=out.dtype, ctx=ctx)
+    if isinstance(out, (list, tuple)):
+        return type(out)(_as_mx(o, ctx) for o in out)
+    return out
+
+
+def _rebuild_np(a):
+    return array(a, dtype=a.dtype)
+
+
+# ------------------------------------------------------------------------ creation
+def _wrap_on(t, ctx):
+    out = _on_ctx(t, ctx)
+    res = _new(ndarray)
+    res._t = out._t
+    res._ctx = out._ctx
+    return res
+
+
+@set_module('mxnet.numpy')
+def array(object, dtype=None, ctx=None):  # pylint: disable=redefined-builtin
+    """Create an array.
+
+    Parameters
+    ----------
+    object : array_like or `numpy.ndarray` or `mxnet.numpy.ndarray`
+        An array, any object exposing the array interface, or any (nested) sequence.
+    dtype : data-type, optional
+        The desired data-type for the array. Default is `float32` (the dtype of ``object``
+        when it is an array).
+    ctx : device context, optional
+        Device context on which the memory is allocated. Default is
+        `mxnet.context.current_context()`.
+
+    Returns
+    -------
+    out : ndarray
+        An array object satisfying the specified requirements.
+    """
+    dev, ctx = _device_and_ctx(ctx)
+    if isinstance(object, ndarray):
+        t = object._t.detach()
+        dtype = object.dtype if dtype is None else dtype
+        return _wrap_on(t.to(dev, dtype_torch(dtype), copy=True), ctx)
+    if isinstance(object, NDArray):
+        raise ValueError("If you're trying to create a mxnet.numpy.ndarray from mx.nd.NDArray, "
+                         'please use the zero-copy as_np_ndarray function.')
+    if dtype is None:
+        dtype = object.dtype if hasattr(object, 'dtype') else _np.float32
+    try:
+        a = _np.array(object, dtype=dtype_np(dtype))
+    except Exception as err:  # NumPy's own message, as MXNet reports it
+        raise TypeError('{}'.format(str(err))) from None
+    return _wrap_on(torch.from_numpy(a).to(dev), ctx)
+
+
+def _dtype_name(dtype):
+    return 'float32' if dtype is None else dtype
+
+
+@set_module('mxnet.numpy')
+def empty(shape, dtype=_np.float32, order='C', ctx=None):
+    """Return a new array of given shape and type, without initializing entries."""
+    if order != 'C':
+        raise NotImplementedError('empty(order=%r): only order="C" is supported' % order)
+    dev, ctx = _device_and_ctx(ctx)
+    shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(shape)
+    return _wrap_on(torch.empty(shape, dtype=dtype_torch(_dtype_name(dtype)), device=dev), ctx)
+
+
+@set_module('mxnet.numpy')
+def zeros(shape, dtype=None, order='C', ctx=None):
+    """Return a new array of given shape and type, filled with zeros (float32 by default)."""
+    if order != 'C':
+        raise NotImplementedError('zeros(order=%r): only order="C" is supported' % order)
+    return _npi.zeros(shape=shape, ctx=ctx or current_context(), dtype=_dtype_name(dtype))
+
+
+@set_module('mxnet.numpy')
+def ones(shape, dtype=None, order='C', ctx=None):
+    """Return a new array of given shape and type, filled with ones (float32 by default)."""
+    if order != 'C':
+        raise NotImplementedError('ones(order=%r): only order="C" is supported' % order)
+    return _npi.ones(shape=shape, ctx=ctx or current_context(), dtype=_dtype_name(dtype))
+
+
+@set_module('mxnet.numpy')
+def full(shape, fill_value, dtype=None, order='C', ctx=None, out=None):
+    """Return a new array of given shape and type, filled with ``fill_value``."""
+    if order != 'C':
+        raise NotImplementedError('full(order=%r): only order="C" is supported' % order)
+    if isinstance(fill_value, NDArray):
+        dtype = fill_value.dtype if dtype is None else dtype
+        return broadcast_to(fill_value.astype(dtype), shape)
+    if dtype is None:
+        dtype = _np.bool_ if isinstance(fill_value, bool) else _np.float32
+    return _npi.full(shape=shape, value=float(fill_value), ctx=ctx or current_context(),
+                     dtype=dtype, out=out)
+
+
+@set_module('mxnet.numpy')
+def empty_like(prototype, dtype=None, order='C', subok=False, shape=None):  # pylint: disable=unused-argument
+    """A new uninitialized array with the shape and type of ``prototype``."""
+    return empty(prototype.shape if shape is None else shape,
+                 prototype.dtype if dtype is None else dtype, ctx=prototype.context)
+
+
+@set_module('mxnet.numpy')
+def zeros_like(a, dtype=None, order='C', ctx=None, out=None):  # pylint: disable=unused-argument
+    """An array of zeros with the shape and type of ``a``."""
+    return full_like(a, 0, dtype=dtype, ctx=ctx, out=out)
+
+
+@set_module('mxnet.numpy')
+def ones_like(a, dtype=None, order='C', ctx=None, out=None):  # pylint: disable=unused-argument
+    """An array of ones with the shape and type of ``a``."""
+    return full_like(a, 1, dtype=dtype, ctx=ctx, out=out)
+
+
+@set_module('mxnet.numpy')
+def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):  # pylint: disable=unused-argument
+    """An array filled with ``fill_value`` with the shape and type of ``a``."""
+    return _npi.full_like(a, fill_value=float(fill_value), ctx=ctx, dtype=dtype, out=out)
+
+
+@set_module('mxnet.numpy')
+def arange(start, stop=None, step=1, dtype=None, ctx=None):
+    """Return evenly spaced values within a given interval (float32 by default)."""
+    if stop is None:
+        start, stop = 0, start
+    return _npi.arange(start=start, stop=stop, step=1 if step is None else step,
+                       ctx=ctx or current_context(),
+                       dtype=_dtype_name(dtype))
+
+
+@set_module('mxnet.numpy')
+def eye(N, M=None, k=0, dtype=_np.float32, **kwargs):
+    """A 2-D array with ones on the diagonal and zeros elsewhere."""
+    ctx = kwargs.pop('ctx', None) or current_context()
+    return _npi.eye(N=N, M=M, k=k, ctx=ctx, dtype=_dtype_name(dtype))
+
+
+@set_module('mxnet.numpy')
+def identity(n, dtype=None, ctx=None):
+    """The identity array (a square array with ones on the main diagonal)."""
+    return _npi.identity(shape=(n, n), ctx=ctx or current_context(), dtype=_dtype_name(dtype))
+
+
+@set_module('mxnet.numpy')
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, ctx=None):
+    """Return evenly spaced numbers over a specified interval."""
+    if axis != 0:
+        raise NotImplementedError('linspace(axis=%d): only axis=0 is supported' % axis)
+    out = _npi.linspace(start=start, stop=stop, num=num, endpoint=endpoint,
+                        ctx=ctx or current_context(), dtype=_dtype_name(dtype))
+    if retstep:
+        return out, (stop - start) / ((num - 1) if endpoint else num)
+    return out
+
+
+@set_module('mxnet.numpy')
+def shape(a):
+    """Return the shape of an array."""
+    return _np.shape(a) if not isinstance(a, NDArray) else a.shape
+
+
+# ------------------------------------------------------------------------ element-wise
+def _binary(name, rname=None, doc=None):
+    fn = getattr(_npi, name)
+    scalar = getattr(_npi, name + '_scalar')
+    rscalar = getattr(_npi, rname) if rname else None
+
+    def ufunc(x1, x2, out=None, **kwargs):
+        _check_kwargs(ufunc.__name__, kwargs)
+        return _ufunc(x1, x2, fn, scalar, rscalar, out=out)
+    ufunc.__doc__ = doc or fn.__doc__
+    return ufunc
+
+
+def _unary(name):
+    fn = getattr(_npi, name)
+
+    def ufunc(x, out=None, **kwargs):
+        _check_kwargs(ufunc.__name__, kwargs)
+        if isinstance(x, numbers.Number):
+            return _np_scalar_func(name, x)
+        return fn(x, out=out)
+    ufunc.__doc__ = fn.__doc__
+    return ufunc
+
+
+def _np_scalar_func(name, x):
+    return getattr(_np, {'abs': 'absolute'}.get(name, name))(x)
+
+
+def _check_kwargs(name, kwargs):
+    from ..util import _check_ufunc_kwargs
+    if kwargs:
+        _check_ufunc_kwargs(name, kwargs)
+
+
+_REVERSED = {'subtract', 'true_divide', 'mod', 'power', 'arctan2', 'copysign', 'ldexp'}
+_BINARY_UFUNCS = ('add', 'subtract', 'multiply', 'true_divide', 'mod', 'power', 'maximum',
+                  'minimum', 'arctan2', 'hypot', 'copysign', 'lcm', 'bitwise_and', 'bitwise_or',
+                  'bitwise_xor', 'ldexp', 'equal', 'not_equal', 'greater', 'greater_equal',
+                  'less', 'less_equal')
+_UNARY_UFUNCS = ('sqrt', 'cbrt', 'exp', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos',
+                 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh',
+                 'arccosh', 'arctanh', 'degrees', 'radians', 'abs', 'absolute', 'negative',
+                 'sign', 'rint', 'fix', 'ceil', 'floor', 'trunc', 'square', 'reciprocal',
+                 'logical_not', 'bitwise_not', 'isnan', 'isinf', 'isfinite', 'isposinf',
+                 'isneginf')
+_UFUNC_ALIASES = {'divide': 'true_divide', 'remainder': 'mod', 'rad2deg': 'degrees',
+                  'deg2rad': 'radians', 'invert': 'bitwise_not'}
+
+
+def _define_ufuncs(space):
+    """Put the element-wise functions, made over ``_npi``, into the namespace ``space``."""
+    for name in _BINARY_UFUNCS + _UNARY_UFUNCS:
+        f = _binary(name, 'r%s_scalar' % name if name in _REVERSED else None) \
+            if name in _BINARY_UFUNCS else _unary(name)
+        f.__name__ = f.__qualname__ = name
+        f.__module__ = 'mxnet.numpy'
+        space[name] = f
+    for alias, name in _UFUNC_ALIASES.items():
+        space[alias] = space[name]
+
+
+_define_ufuncs(globals())
+
+
+@set_module('mxnet.numpy')
+def around(x, decimals=0, out=None, **kwargs):
+    """Evenly round to the given number of decimals."""
+    _check_kwargs('around', kwargs)
+    if isinstance(x, numbers.Number):
+        return _np.around(x, decimals)
+    return _npi.around(x, decimals=decimals, out=out)
+
+
+round = round_ = around  # pylint: disable=redefined-builtin
+
+
+@set_module('mxnet.numpy')
+def clip(a, a_min, a_max, out=None):
+    """Clip (limit) the values in an array to [a_min, a_max]."""
+    if a_min is None and a_max is None:
+        raise ValueError('array_clip: must set either max or min')
+    return _npi.clip(a, a_min=a_min, a_max=a_max, out=out)
+
+
+# ------------------------------------------------------------------------ reductions
+def _axis(axis):
+    return (axis,) if isinstance(axis, numbers.Integral) else axis
+
+
+@set_module('mxnet.numpy')
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):  # pylint: disable=redefined-builtin
+    """Sum of array elements over a given axis."""
+    return _npi.sum(a, axis=_axis(axis), dtype=dtype, keepdims=keepdims, initial=initial,
+                    out=out)
+
+
+@set_module('mxnet.numpy')
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
+    """Product of array elements over a given axis."""
+    return _npi.prod(a, axis=_axis(axis), dtype=dtype, keepdims=keepdims, initial=initial,
+                     out=out)
+
+
+@set_module('mxnet.numpy')
+def max(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
+    """The maximum of an array or maximum along an axis."""
+    return _npi.max(a, axis=_axis(axis), keepdims=keepdims, out=out)
+
+
+@set_module('mxnet.numpy')
+def min(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
+    """The minimum of an array or minimum along an axis."""
+    return _npi.min(a, axis=_axis(axis), keepdims=keepdims, out=out)
+
+
+amax, amin = max, min
+
+
+@set_module('mxnet.numpy')
+def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Arithmetic mean along the specified axis (float32 for integer input)."""
+    return _npi.mean(a, axis=_axis(axis), dtype=dtype, keepdims=keepdims, out=out)
+
+
+@set_module('mxnet.numpy')
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """Standard deviation along the specified axis."""
+    return _npi.std(a, axis=_axis(axis), dtype=dtype, ddof=ddof, keepdims=keepdims, out=out)
+
+
+@set_module('mxnet.numpy')
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """Variance along the specified axis."""
+    return _npi.var(a, axis=_axis(axis), dtype=dtype, ddof=ddof, keepdims=keepdims, out=out)
+
+
+@set_module('mxnet.numpy')
+def argmax(a, axis=None, out=None):
+    """Indices of the maximum values along an axis (int64)."""
+    return _npi.argmax(a, axis=axis, keepdims=False, out=out)
+
+
+@set_module('mxnet.numpy')
+def argmin(a, axis=None, out=None):
+    """Indices of the minimum values along an axis (int64)."""
+    return _npi.argmin(a, axis=axis, keepdims=False, out=out)
+
+
+@set_module('mxnet.numpy')
+def all(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
+    """Whether all array elements along a given axis evaluate to True."""
+    return _npi.all(a, axis=_axis(axis), keepdims=keepdims, out=out)
+
+
+@set_module('mxnet.numpy')
+def any(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
+    """Whether any array element along a given axis evaluates to True."""
+    return _npi.any(a, axis=_axis(axis), keepdims=keepdims, out=out)
+
+
+@set_module('mxnet.numpy')
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sum of the elements along a given axis (flattened for ``axis=None``)."""
+    return _npi.cumsum(a, axis=axis, dtype=dtype, out=out)
+
+
+# ------------------------------------------------------------------------ shapes
+@set_module('mxnet.numpy')
+def reshape(a, newshape, order='C'):
+    """Gives a new shape to an array without changing its data."""
+    newshape = (newshape,) if isinstance(newshape, numbers.Integral) else tuple(newshape)
+    return _npi.reshape(a, newshape=newshape, order=order)
+
+
+@set_module('mxnet.numpy')
+def ravel(x, order='C'):
+    """A contiguous flattened array."""
+    return _npi.reshape(x, newshape=(-1,), order=order)
+
+
+@set_module('mxnet.numpy')
+def transpose(a, axes=None):
+    """Permute the dimensions of an array."""
+    return _npi.transpose(a, axes=axes)
+
+
+@set_module('mxnet.numpy')
+def squeeze(x, axis=None):
+    """Remove single-dimensional entries from the shape of an array."""
+    return _npi.squeeze(x, axis=_axis(axis))
+
+
+@set_module('mxnet.numpy')
+def expand_dims(a, axis):
+    """Expand the shape of an array with an axis of size one at ``axis``."""
+    return _npi.expand_dims(a, axis=axis)
+
+
+@set_module('mxnet.numpy')
+def concatenate(seq, axis=0, out=None):
+    """Join a sequence of arrays along an existing axis."""
+    return _npi.concatenate(*seq, axis=axis, out=out)
+
+
+@set_module('mxnet.numpy')
+def stack(arrays, axis=0, out=None):
+    """Join a sequence of arrays along a new axis."""
+    return _npi.stack(*arrays, axis=axis, out=out)
+
+
+@set_module('mxnet.numpy')
+def swapaxes(a, axis1, axis2):
+    """Interchange two axes of an array."""
+    return _npi.swapaxes(a, dim1=axis1, dim2=axis2)
+
+
+@set_module('mxnet.numpy')
+def flip(m, axis=None, out=None):
+    """Reverse the order of elements along the given axes (every axis for None)."""
+    if axis is None:
+        axis = tuple(range(m.ndim))
+    return _npi.flip(m, axis=_axis(axis), out=out)
+
+
+@set_module('mxnet.numpy')
+def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
+    """Broadcast an array to a new shape."""
+    return _npi.broadcast_to(array, shape=shape)
+
+
+@set_module('mxnet.numpy')
+def where(condition, x=None, y=None):
+    """Elements of ``x`` where ``condition`` holds, of ``y`` elsewhere."""
+    if x is None and y is None:
+        raise NotImplementedError('mx.np.where(condition) (nonzero) is not supported by '
+                                  'mxcompat yet; pass x and y')
+    if isinstance(x, numbers.Number):
+        if isinstance(y, numbers.Number):
+            return _npi.where_scalar2(condition, x=float(x), y=float(y))
+        return _npi.where_lscalar(condition, y, scalar=float(x))
+    if isinstance(y, numbers.Number):
+        return _npi.where_rscalar(condition, x, scalar=float(y))
+    return _npi.where(condition, x, y)
+
+
+@set_module('mxnet.numpy')
+def tril(m, k=0):
+    """Lower triangle of an array."""
+    return _npi.tril(m, k=k)
+
+
+@set_module('mxnet.numpy')
+def copy(a):
+    """An array copy of the given object."""
+    return _npi.copy(a)
+
+
+# ------------------------------------------------------------------------ products
+@set_module('mxnet.numpy')
+def dot(a, b, out=None):
+    """Dot product of two arrays."""
+    return _npi.dot(a, b, out=out)
+
+
+@set_module('mxnet.numpy')
+def matmul(a, b, out=None, **kwargs):
+    """Matrix product of two arrays."""
+    _check_kwargs('matmul', kwargs)
+    return _npi.matmul(a, b, out=out)
+
+
+@set_module('mxnet.numpy')
+def tensordot(a, b, axes=2):
+    """Tensor dot product along the specified axes."""
+    if isinstance(axes, numbers.Integral):
+        return _npi.tensordot_int_axes(a, b, axes=axes)
+    a_axes, b_axes = axes
+    return _npi.tensordot(a, b, a_axes_summed=_axis(a_axes), b_axes_summed=_axis(b_axes))
+
+
+@set_module('mxnet.numpy')
+def einsum(*operands, **kwargs):
+    """Einstein summation convention on the operands."""
+    subscripts, arrays = operands[0], operands[1:]
+    out = kwargs.pop('out', None)
+    optimize = kwargs.pop('optimize', False)
+    if kwargs:
+        raise TypeError('einsum() got unexpected keyword arguments %s' % list(kwargs))
+    return _npi.einsum(*arrays, subscripts=subscripts, optimize=int(bool(optimize)), out=out)
+
+
+# ------------------------------------------------------------------------ memory
+def _byte_range(t):
+    if t.numel() == 0:
+        return None
+    size = t.element_size()
+    start = t.data_ptr()
+    extent = builtins_sum((n - 1) * st for n, st in zip(t.shape, t.stride()) if st > 0)
+    low = builtins_sum((n - 1) * st for n, st in zip(t.shape, t.stride()) if st < 0)
+    return start + low * size, start + (extent + 1) * size
+
+
+@set_module('mxnet.numpy')
+def shares_memory(a, b, max_work=None):  # pylint: disable=unused-argument
+    """Whether two arrays share memory (their memory ranges overlap)."""
+    ra, rb = _byte_range(a._t), _byte_range(b._t)
+    return ra is not None and rb is not None and ra[0] < rb[1] and rb[0] < ra[1]
+
+
+may_share_memory = shares_memory
+
+
+# ------------------------------------------------------------------------ manipulation
+def _split_outputs(outs):
+    """The list of a multi-output function's results (a grouped symbol's outputs)."""
+    if isinstance(outs, (list, tuple)):
+        return list(outs)
+    entries = getattr(outs, '_outputs', None)  # only symbols have graph entries
+    if entries is not None and len(entries) > 1:
+        return [ndarray([e]) for e in entries]
+    return [outs]
+
+
+def _split_args(indices_or_sections):
+    if isinstance(indices_or_sections, numbers.Integral):
+        return {'indices': (), 'sections': int(indices_or_sections)}
+    return {'indices': (0,) + tuple(indices_or_sections), 'sections': 0}
+
+
+@set_module('mxnet.numpy')
+def split(ary, indices_or_sections, axis=0):
+    """Split an array into equal sub-arrays (an int) or at the given indices (a list)."""
+    return _split_outputs(_npi.split(ary, axis=axis, squeeze_axis=False,
+                                     **_split_args(indices_or_sections)))
+
+
+@set_module('mxnet.numpy')
+def array_split(ary, indices_or_sections, axis=0):
+    """Split an array into sub-arrays; ``n`` sections need not divide the axis equally."""
+    if isinstance(indices_or_sections, numbers.Integral):
+        n, k = ary.shape[axis], int(indices_or_sections)
+        sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
+        indices_or_sections = [builtins_sum(sizes[:i]) for i in range(1, k)]
+    return split(ary, indices_or_sections, axis)
+
+
+@set_module('mxnet.numpy')
+def hsplit(ary, indices_or_sections):
+    """Split an array into sub-arrays horizontally (column-wise)."""
+    return _split_outputs(_npi.hsplit(ary, axis=1, squeeze_axis=False,
+                                      **_split_args(indices_or_sections)))
+
+
+@set_module('mxnet.numpy')
+def vsplit(ary, indices_or_sections):
+    """Split an array into sub-arrays vertically (row-wise)."""
+    return split(ary, indices_or_sections, axis=0)
+
+
+@set_module('mxnet.numpy')
+def dsplit(ary, indices_or_sections):
+    """Split an array into sub-arrays along the 3rd axis (depth)."""
+    return _split_outputs(_npi.dsplit(ary, axis=2, squeeze_axis=False,
+                                      **_split_args(indices_or_sections)))
+
+
+@set_module('mxnet.numpy')
+def hstack(arrays):
+    """Stack arrays in sequence horizontally (column wise)."""
+    return _npi.hstack(*arrays)
+
+
+@set_module('mxnet.numpy')
+def vstack(arrays, out=None):
+    """Stack arrays in sequence vertically (row wise)."""
+    return _npi.vstack(*arrays, out=out)
+
+
+row_stack = vstack
+
+
+@set_module('mxnet.numpy')
+def dstack(arrays):
+    """Stack arrays in sequence depth wise (along the third axis)."""
+    return _npi.dstack(*arrays)
+
+
+@set_module('mxnet.numpy')
+def column_stack(tup):
+    """Stack 1-D arrays as columns into a 2-D array."""
+    return _npi.column_stack(*tup)
+
+
+def _atleast(fn, arys):
+    out = _split_outputs(fn(*arys))
+    return out[0] if len(out) == 1 else out
+
+
+@set_module('mxnet.numpy')
+def atleast_1d(*arys):
+    """Arrays with at least one dimension."""
+    return _atleast(_npi.atleast_1d, arys)
+
+
+@set_module('mxnet.numpy')
+def atleast_2d(*arys):
+    """Arrays with at least two dimensions."""
+    return _atleast(_npi.atleast_2d, arys)
+
+
+@set_module('mxnet.numpy')
+def atleast_3d(*arys):
+    """Arrays with at least three dimensions."""
+    return _atleast(_npi.atleast_3d, arys)
+
+
+@set_module('mxnet.numpy')
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The specified diagonals."""
+    return _npi.diagonal(a, offset=offset, axis1=axis1, axis2=axis2)
+
+
+@set_module('mxnet.numpy')
+def diag(v, k=0):
+    """Extract a diagonal or construct a diagonal array."""
+    return _npi.diag(v, k=k)
+
+
+@set_module('mxnet.numpy')
+def trace(a, offset=0, axis1=0, axis2=1, out=None):
+    """The sum along diagonals of the array."""
+    return _npi.trace(a, offset=offset, axis1=axis1, axis2=axis2, out=out)
+
+
+@set_module('mxnet.numpy')
+def repeat(a, repeats, axis=None):
+    """Repeat elements of an array."""
+    return _npi.repeat(a, repeats=repeats, axis=axis)
+
+
+@set_module('mxnet.numpy')
+def roll(a, shift, axis=None):
+    """Roll array elements along a given axis."""
+    return _npi.roll(a, shift=_axis(shift), axis=_axis(axis))
+
+
+@set_module('mxnet.numpy')
+def tile(A, reps):
+    """Construct an array by repeating A the number of times given by reps."""
+    return _npi.tile(A, reps=_axis(reps))
+
+
+@set_module('mxnet.numpy')
+def rot90(m, k=1, axes=(0, 1)):
+    """Rotate an array by 90 degrees in the plane specified by axes."""
+    return _npi.rot90(m, k=k, axes=axes)
+
+
+@set_module('mxnet.numpy')
+def moveaxis(a, source, destination):
+    """Move axes of an array to new positions."""
+    return _npi.moveaxis(a, source=_axis(source), destination=_axis(destination))
+
+
+@set_module('mxnet.numpy')
+def sort(a, axis=-1, kind=None, order=None):  # pylint: disable=unused-argument
+    """A sorted copy of an array."""
+    return _npi.sort(a, axis=axis, is_ascend=True)
+
+
+@set_module('mxnet.numpy')
+def argsort(a, axis=-1, kind=None, order=None):  # pylint: disable=unused-argument
+    """The indices that would sort an array (int64)."""
+    return _npi.argsort(a, axis=axis, is_ascend=True, dtype='int64')
+
+
+@set_module('mxnet.numpy')
+def take(a, indices, axis=None, mode='raise', out=None):
+    """Take elements from an array along an axis."""
+    return _npi.take(a, indices, axis=axis, mode=mode, out=out)
+
+
+@set_module('mxnet.numpy')
+def diff(a, n=1, axis=-1, prepend=None, append=None):  # pylint: disable=redefined-outer-name
+    """The n-th discrete difference along the given axis."""
+    if prepend is not None or append is not None:
+        raise NotImplementedError('diff(prepend=, append=) is not supported by mxcompat yet')
+    return _npi.diff(a, n=n, axis=axis)
+
+
+@set_module('mxnet.numpy')
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, ctx=None):
+    """Numbers spaced evenly on a log scale."""
+    if axis != 0:
+        raise NotImplementedError('logspace(axis=%d): only axis=0 is supported' % axis)
+    return _npi.logspace(start=start, stop=stop, num=num, endpoint=endpoint, base=base,
+                         ctx=ctx or current_context(), dtype=_dtype_name(dtype))
+
+
+@set_module('mxnet.numpy')
+def indices(dimensions, dtype=_np.int32, ctx=None):
+    """An array representing the indices of a grid."""
+    return _npi.indices(dimensions=dimensions, dtype=dtype, ctx=ctx or current_context())
+
+
+@set_module('mxnet.numpy')
+def flipud(m):
+    """Reverse the order of elements along axis 0 (up/down)."""
+    return flip(m, 0)
+
+
+@set_module('mxnet.numpy')
+def fliplr(m):
+    """Reverse the order of elements along axis 1 (left/right)."""
+    return flip(m, 1)
+
+
+@set_module('mxnet.numpy')
+def inner(a, b):
+    """Inner product of two arrays (over their last axes)."""
+    return tensordot(a, b, ([-1], [-1]))
+
+
+@set_module('mxnet.numpy')
+def outer(a, b):
+    """Outer product of two vectors (flattened)."""
+    return tensordot(a.reshape(-1), b.reshape(-1), 0)
+
+
+@set_module('mxnet.numpy')
+def vdot(a, b):
+    """Dot product of two flattened arrays."""
+    return tensordot(a.reshape(-1), b.reshape(-1), 1)
+
+
+@set_module('mxnet.numpy')
+def append(arr, values, axis=None):  # pylint: disable=redefined-outer-name
+    """Values appended to the end of an array (both flattened without ``axis``)."""
+    return concatenate([arr, values], axis=axis)

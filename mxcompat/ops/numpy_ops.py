@@ -1,0 +1,884 @@
+"""The NumPy interface's own operators (``_npi_*``, ``_np_*``, ``_npx_reshape``), with MXNet
+1.9.1's names, inputs and parameters.
+
+``mx.np`` / ``mx.npx`` are thin layers over these entries and over the legacy operators the
+NumPy interface shares (the ``_npx_*`` aliases sit on their legacy entries: ``_npx_relu`` on
+``relu``, ``_npx_fully_connected`` on ``FullyConnected``, ...). Type rules are NumPy's as
+MXNet applies them: binary operators broadcast and promote (an integer and a float array give
+the float type, float32 with float64 gives float64), a Python float with an integer array gives
+the integer type (the scalar truncated, except in true division and comparisons), comparisons give bool, and math functions of integer arrays compute in float64
+and give the integer type back.
+"""
+import math
+
+import torch
+
+from ..base import MXNetError, dtype_torch
+from .creation import _device, _fill_value
+from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt
+
+_INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
+_AXIS = (Opt(Shape), None)
+
+
+def _axes(axis):
+    """A torch ``dim`` from MXNet's axis parameter (None: every axis)."""
+    if axis is None:
+        return None
+    return axis[0] if len(axis) == 1 else axis
+
+
+# ------------------------------------------------------------------------ binary, broadcast
+def _subtract(a, b):
+    """NumPy subtraction; a bool operand with a non-bool one takes the other's type (torch
+    refuses to subtract bool tensors)."""
+    if isinstance(b, torch.Tensor) and (a.dtype is torch.bool) != (b.dtype is torch.bool):
+        if a.dtype is torch.bool:
+            a = a.to(b.dtype)
+        else:
+            b = b.to(a.dtype)
+    return torch.sub(a, b)
+
+
+_BINARY = {
+    'add': torch.add, 'subtract': _subtract, 'multiply': torch.mul,
+    'true_divide': torch.true_divide, 'mod': torch.remainder, 'power': torch.pow,
+    'maximum': torch.maximum, 'minimum': torch.minimum, 'arctan2': torch.atan2,
+    'hypot': torch.hypot, 'copysign': torch.copysign, 'lcm': torch.lcm,
+    'bitwise_and': torch.bitwise_and, 'bitwise_or': torch.bitwise_or,
+    'bitwise_xor': torch.bitwise_xor, 'ldexp': torch.ldexp,
+    'equal': torch.eq, 'not_equal': torch.ne, 'greater': torch.gt, 'greater_equal': torch.ge,
+    'less': torch.lt, 'less_equal': torch.le,
+}
+_NO_REVERSE = frozenset(['add', 'multiply', 'maximum', 'minimum', 'hypot', 'lcm', 'bitwise_and',
+                         'bitwise_or', 'bitwise_xor', 'equal', 'not_equal', 'greater',
+                         'greater_equal', 'less', 'less_equal'])
+_SCALAR_PARAMS = {'scalar': (Float, 1.0), 'is_int': (Bool, True)}
+# the torch functions that take a Python number as their second operand
+_NUMBER_OPERAND = frozenset(['add', 'subtract', 'multiply', 'true_divide', 'mod', 'power',
+                             'copysign', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'equal',
+                             'not_equal', 'greater', 'greater_equal', 'less', 'less_equal'])
+
+
+_COMPARISONS = frozenset(['equal', 'not_equal', 'greater', 'greater_equal', 'less',
+                          'less_equal'])
+
+
+def _scalar(data, scalar, is_int, keeps_float):
+    """The scalar operand: MXNet casts a float scalar to the type of an integer array
+    (truncating it) except in true division and comparisons."""
+    if is_int or not keeps_float and not data.is_floating_point() and data.dtype is not \
+            torch.bool:
+        return int(scalar)
+    return scalar
+
+
+def _scalar_tensor(data, scalar, is_int, keeps_float):
+    """The scalar operand as a 0-d tensor of the type the promotion gives it with ``data``."""
+    s = _scalar(data, scalar, is_int, keeps_float)
+    return torch.tensor(s, dtype=torch.result_type(data, s), device=data.device)
+
+
+def _float_ints(fn):
+    """``fn`` with integer operands computed as float32 (arctan2, hypot, copysign, ldexp)."""
+    def op(a, b):
+        if not a.is_floating_point():
+            a = a.to(torch.float32)
+        if isinstance(b, torch.Tensor) and not b.is_floating_point():
+            b = b.to(torch.float32)
+        return fn(a, b)
+    return op
+
+
+def _make_binary(name, fn):
+    if name in ('arctan2', 'hypot', 'copysign', 'ldexp'):
+        fn = _float_ints(fn)
+
+    def tensor_op(x1, x2):
+        return fn(x1, x2)
+    inputs = ('x1', 'x2') if name in ('arctan2', 'hypot') else ('lhs', 'rhs')
+
+    keeps_float = name == 'true_divide' or name in _COMPARISONS
+    if name in _NUMBER_OPERAND:
+        def scalar_op(data, scalar, is_int):
+            return fn(data, _scalar(data, scalar, is_int, keeps_float))
+    else:
+        def scalar_op(data, scalar, is_int):
+            return fn(data, _scalar_tensor(data, scalar, is_int, keeps_float))
+
+    def rscalar_op(data, scalar, is_int):
+        return fn(_scalar_tensor(data, scalar, is_int, keeps_float), data)
+
+    doc = 'NumPy-compatible %s of two arrays, broadcast, with NumPy type promotion.' % name
+    register('_npi_' + name, inputs=inputs, doc=doc)(tensor_op)
+    register('_npi_%s_scalar' % name, inputs=('data',), params=_SCALAR_PARAMS,
+             doc=doc.replace('two arrays, broadcast', 'an array and a scalar'))(scalar_op)
+    if name not in _NO_REVERSE:
+        register('_npi_r%s_scalar' % name, inputs=('data',), params=_SCALAR_PARAMS,
+                 doc=doc.replace('two arrays, broadcast', 'a scalar and an array'))(rscalar_op)
+
+
+for _name, _fn in _BINARY.items():
+    _make_binary(_name, _fn)
+
+
+# ------------------------------------------------------------------------ unary
+def _float_in(fn):
+    """``fn`` computed in float64 for integer input and cast back to its type, as MXNet does
+    (``sqrt`` of int32 [2, 5] is [1, 2])."""
+    def op(x):
+        if x.is_floating_point():
+            return fn(x)
+        return fn(x.to(torch.float64)).to(x.dtype)
+    return op
+
+
+def _cbrt(x):
+    return torch.sign(x) * torch.abs(x).pow(1.0 / 3)
+
+
+def _rint(x):
+    return torch.round(x)  # NumPy rounds halves to even, as torch does
+
+
+def _logical_not(x):
+    return torch.logical_not(x)
+
+
+def _square(x):
+    return x * x
+
+
+def _reciprocal(x):
+    return torch.reciprocal(x) if x.is_floating_point() else torch.div(1, x,
+                                                                        rounding_mode='trunc')
+
+
+_UNARY_FLOAT = {
+    'sqrt': torch.sqrt, 'cbrt': _cbrt, 'exp': torch.exp, 'expm1': torch.expm1,
+    'log': torch.log, 'log2': torch.log2, 'log10': torch.log10, 'log1p': torch.log1p,
+    'sin': torch.sin, 'cos': torch.cos, 'tan': torch.tan, 'arcsin': torch.asin,
+    'arccos': torch.acos, 'arctan': torch.atan, 'sinh': torch.sinh, 'cosh': torch.cosh,
+    'tanh': torch.tanh, 'arcsinh': torch.asinh, 'arccosh': torch.acosh, 'arctanh': torch.atanh,
+    'degrees': torch.rad2deg, 'radians': torch.deg2rad,
+}
+_UNARY_SAME = {
+    'abs': torch.abs, 'absolute': torch.abs, 'negative': torch.neg, 'sign': torch.sign,
+    'rint': _rint, 'fix': torch.trunc, 'ceil': torch.ceil, 'floor': torch.floor,
+    'trunc': torch.trunc, 'square': _square, 'reciprocal': _reciprocal,
+    'logical_not': _logical_not, 'bitwise_not': torch.bitwise_not,
+    'isnan': torch.isnan, 'isinf': torch.isinf, 'isfinite': torch.isfinite,
+    'isposinf': torch.isposinf, 'isneginf': torch.isneginf,
+}
+for _name, _fn in _UNARY_FLOAT.items():
+    register('_npi_' + _name, inputs=('x',), infer_shape='same',
+             doc='NumPy-compatible element-wise %s (of the integer type for integer input).'
+             % _name)(_float_in(_fn))
+for _name, _fn in _UNARY_SAME.items():
+    register('_npi_' + _name, inputs=('x',), infer_shape='same',
+             doc='NumPy-compatible element-wise %s.' % _name)(
+                 lambda x, _f=_fn: _f(x))
+
+
+@register('_npi_around', inputs=('x',), params={'decimals': (Int, 0)})
+def around(x, decimals):
+    """Evenly round to the given number of decimals (halves to even, as NumPy)."""
+    if not x.is_floating_point():
+        return x.clone()
+    return torch.round(x, decimals=decimals)
+
+
+@register('_npi_clip', params={'a_min': (Opt(Float), None),
+                                              'a_max': (Opt(Float), None)})
+def clip(data, a_min, a_max):
+    """Clip (limit) the values in an array."""
+    if a_min is None and a_max is None:
+        raise MXNetError('clip: one of a_min and a_max must be given')
+    return torch.clamp(data, a_min, a_max)
+
+
+# ------------------------------------------------------------------------ reductions
+def _reduce_dtype(a, dtype):
+    if dtype is not None:
+        return dtype_torch(dtype)
+    return torch.int64 if a.dtype is torch.bool else a.dtype
+
+
+@register('_np_sum', inputs=('a',), params={
+    'axis': _AXIS, 'dtype': (Opt(DType), None), 'keepdims': (Bool, False),
+    'initial': (Opt(Float), None)})
+def np_sum(a, axis, dtype, keepdims, initial):
+    """Sum of array elements over given axes."""
+    td = _reduce_dtype(a, dtype)
+    out = a.to(td, copy=True) if axis == () else torch.sum(a, dim=_axes(axis),
+                                                              keepdim=keepdims, dtype=td)
+    return out if initial is None else out + initial
+
+
+@register('_np_prod', inputs=('a',), params={
+    'axis': _AXIS, 'dtype': (Opt(DType), None), 'keepdims': (Bool, False),
+    'initial': (Opt(Float), None)})
+def np_prod(a, axis, dtype, keepdims, initial):
+    """Product of array elements over given axes."""
+    td = _reduce_dtype(a, dtype)
+    out = a.to(td)
+    if axis is None:
+        out = torch.prod(out).reshape((1,) * a.dim() if keepdims else ())
+    else:
+        for d in sorted((d % a.dim() for d in axis), reverse=True):
+            out = torch.prod(out, dim=d, keepdim=keepdims)
+    return out if initial is None else out * initial
+
+
+def _extreme(torch_fn, name):
+    def op(a, axis, keepdims, initial):
+        if a.numel() == 0 and initial is None:
+            raise MXNetError('%s: zero-size array to reduction operation %s which has no '
+                             'identity; pass initial=' % (name, name))
+        out = a.clone() if axis == () else torch_fn(a, dim=_axes(axis) if axis is not None
+                                                     else tuple(range(a.dim())),
+                                                     keepdim=keepdims)
+        if initial is not None:
+            out = (torch.maximum if torch_fn is torch.amax else torch.minimum)(
+                out, torch.tensor(initial, dtype=out.dtype, device=out.device))
+        return out
+    op.__doc__ = 'The %s of an array or its %s along an axis.' % (
+        'maximum' if torch_fn is torch.amax else 'minimum', name)
+    return op
+
+
+_EXTREME_PARAMS = {'axis': _AXIS, 'keepdims': (Bool, False), 'initial': (Opt(Float), None)}
+register('_np_max', inputs=('a',), params=_EXTREME_PARAMS, aliases=('_np_amax',))(
+    _extreme(torch.amax, 'max'))
+register('_np_min', inputs=('a',), params=_EXTREME_PARAMS, aliases=('_np_amin',))(
+    _extreme(torch.amin, 'min'))
+
+
+@register('_npi_mean', inputs=('a',), params={
+    'axis': _AXIS, 'dtype': (Opt(DType), None), 'keepdims': (Bool, False),
+    'initial': (Opt(Float), None)})
+def np_mean(a, axis, dtype, keepdims, initial):
+    """Arithmetic mean along the specified axes (float32 for integer input)."""
+    td = dtype_torch(dtype) if dtype is not None else (
+        a.dtype if a.is_floating_point() else torch.float32)
+    x = a.to(torch.float64)  # accumulated in float64, as MXNet accumulates float16 widely
+    if axis == ():
+        return x.to(td)
+    return torch.mean(x, dim=_axes(axis), keepdim=keepdims).to(td)
+
+
+def _moment(torch_fn, name):
+    def op(a, axis, dtype, ddof, keepdims):
+        td = dtype_torch(dtype) if dtype is not None else (
+            a.dtype if a.is_floating_point() else torch.float32)
+        x = a.to(td) if td.is_floating_point else a.to(torch.float64)
+        if axis == ():  # no axis reduced: each element is its own sample
+            return ((x - x) / (1 - ddof) if ddof else x - x).to(td)
+        return torch_fn(x, dim=_axes(axis), correction=ddof, keepdim=keepdims).to(td)
+    op.__doc__ = 'The %s along the specified axes.' % name
+    return op
+
+
+_MOMENT_PARAMS = {'axis': _AXIS, 'dtype': (Opt(DType), None), 'ddof': (Int, 0),
+                  'keepdims': (Bool, False)}
+register('_npi_std', inputs=('a',), params=_MOMENT_PARAMS)(_moment(torch.std, 'standard '
+                                                                              'deviation'))
+register('_npi_var', inputs=('a',), params=_MOMENT_PARAMS)(_moment(torch.var, 'variance'))
+
+
+def _arg(torch_fn):
+    def op(data, axis, keepdims):
+        if axis is None:
+            out = torch_fn(data.reshape(-1))
+            return out.reshape((1,) * data.dim()) if keepdims else out
+        return torch_fn(data, dim=axis, keepdim=keepdims)
+    op.__doc__ = 'Indices of the %s values along an axis (int64).' % (
+        'maximum' if torch_fn is torch.argmax else 'minimum')
+    return op
+
+
+_ARG_PARAMS = {'axis': (Opt(Int), None), 'keepdims': (Bool, False)}
+register('_npi_argmax', params=_ARG_PARAMS, differentiable=False)(_arg(torch.argmax))
+register('_npi_argmin', params=_ARG_PARAMS, differentiable=False)(_arg(torch.argmin))
+
+
+def _logical(torch_fn, name):
+    def op(data, axis, keepdims):
+        if axis == ():
+            return data.to(torch.bool)
+        if axis is None:
+            out = torch_fn(data)
+            return out.reshape((1,) * data.dim()) if keepdims else out
+        out = data
+        for d in sorted((d % data.dim() for d in axis), reverse=True):
+            out = torch_fn(out, dim=d, keepdim=keepdims)
+        return out
+    op.__doc__ = 'Whether %s array element along the given axes evaluates to True.' % name
+    return op
+
+
+_LOGICAL_PARAMS = {'axis': _AXIS, 'keepdims': (Bool, False)}
+register('_np_all', params=_LOGICAL_PARAMS, differentiable=False)(_logical(torch.all, 'every'))
+register('_np_any', params=_LOGICAL_PARAMS, differentiable=False,
+         aliases=('_np_sometrue',))(_logical(torch.any, 'any'))
+
+
+# ------------------------------------------------------------------------ creation
+_NP_INIT = {'shape': (Shape, ()), 'ctx': (Any, None), 'dtype': (DType, 'float32')}
+
+
+@register('_npi_zeros', inputs=(), params=_NP_INIT, differentiable=False)
+def np_zeros(*, shape, ctx, dtype):
+    """An array of zeros (zero-dimensional for shape ())."""
+    return torch.zeros(shape, dtype=dtype_torch(dtype), device=_device(ctx))
+
+
+@register('_npi_ones', inputs=(), params=_NP_INIT, differentiable=False)
+def np_ones(*, shape, ctx, dtype):
+    """An array of ones (zero-dimensional for shape ())."""
+    return torch.ones(shape, dtype=dtype_torch(dtype), device=_device(ctx))
+
+
+@register('_npi_full', inputs=(), differentiable=False,
+          params={'shape': (Shape, ()), 'ctx': (Any, None), 'dtype': (DType, 'float32'),
+                  'value': (Float, REQUIRED)})
+def np_full(*, shape, ctx, dtype, value):
+    """An array filled with ``value``."""
+    td = dtype_torch(dtype)
+    return torch.full(shape, _fill_value(value, td), dtype=td, device=_device(ctx))
+
+
+@register('_npi_arange', inputs=(), differentiable=False,
+          params={'start': (Float, REQUIRED), 'stop': (Opt(Float), None), 'step': (Float, 1.0),
+                  'repeat': (Int, 1), 'infer_range': (Bool, False), 'ctx': (Any, None),
+                  'dtype': (DType, 'float32')})
+def np_arange(*, start, stop, step, repeat, infer_range, ctx, dtype):
+    """Evenly spaced values within a given interval (an empty array for an empty range)."""
+    if stop is None:
+        start, stop = 0.0, start
+    if step == 0:
+        raise MXNetError('arange: step must not be 0')
+    n = max(int(math.ceil((stop - start) / step)), 0)
+    td = dtype_torch(dtype)
+    k = torch.arange(n, dtype=torch.float64, device=_device(ctx))
+    out = (k * step + start).to(td)
+    return out.repeat_interleave(repeat) if repeat > 1 else out
+
+
+@register('_npi_eye', inputs=(), differentiable=False,
+          params={'N': (Int, REQUIRED), 'M': (Opt(Int), None), 'k': (Int, 0),
+                  'ctx': (Any, None), 'dtype': (DType, 'float32')})
+def np_eye(*, N, M, k, ctx, dtype):
+    """A 2-D array with ones on the k-th diagonal and zeros elsewhere."""
+    m = N if M is None else M
+    out = torch.zeros((N, m), dtype=dtype_torch(dtype), device=_device(ctx))
+    if N and m:
+        out.diagonal(k).fill_(1)
+    return out
+
+
+@register('_npi_identity', inputs=(), params=_NP_INIT, differentiable=False)
+def np_identity(*, shape, ctx, dtype):
+    """The identity array of the given (square) shape."""
+    return torch.eye(shape[0], dtype=dtype_torch(dtype), device=_device(ctx))
+
+
+@register('_npi_linspace', inputs=(), differentiable=False,
+          params={'start': (Float, REQUIRED), 'stop': (Float, REQUIRED), 'num': (Int, REQUIRED),
+                  'endpoint': (Bool, True), 'ctx': (Any, None), 'dtype': (DType, 'float32')})
+def np_linspace(*, start, stop, num, endpoint, ctx, dtype):
+    """``num`` evenly spaced samples over [start, stop] (or [start, stop) without endpoint)."""
+    if num < 0:
+        raise MXNetError('linspace: num=%d must be non-negative' % num)
+    div = (num - 1) if endpoint else num
+    step = (stop - start) / div if div > 0 else 0.0
+    k = torch.arange(num, dtype=torch.float64, device=_device(ctx))
+    out = start + k * step
+    if endpoint and num > 1:
+        out[-1] = stop
+    return out.to(dtype_torch(dtype))
+
+
+# ------------------------------------------------------------------------ shapes
+def _np_newshape(shape, newshape):
+    if newshape.count(-1) > 1:
+        raise MXNetError('reshape: can only specify one unknown dimension')
+    return newshape
+
+
+@register('_np_reshape', inputs=('a',), params={'newshape': (Shape, REQUIRED),
+                                                'order': (Str, 'C')}, keeps_size=True)
+def np_reshape(a, newshape, order):
+    """Gives a new shape to an array without changing its data (NumPy's -1 only)."""
+    if order != 'C':
+        raise NotImplementedError("reshape(order='%s'): only order='C' is supported" % order)
+    return a.reshape(_np_newshape(a.shape, newshape))
+
+
+@register('_np_transpose', inputs=('a',), params={'axes': (Opt(Shape), None)})
+def np_transpose(a, axes):
+    """Permute the dimensions of an array (reversed without ``axes``)."""
+    if axes is None or axes == ():
+        return a.permute(tuple(range(a.dim() - 1, -1, -1)))
+    return a.permute(axes)
+
+
+@register('_np_squeeze', inputs=('a',), params={'axis': _AXIS})
+def np_squeeze(a, axis):
+    """Remove single-dimensional entries from the shape of an array."""
+    if axis is None:
+        return a.squeeze()
+    if a.dim() == 0:
+        return a
+    for d in sorted((d % a.dim() for d in axis), reverse=True):
+        if a.shape[d] != 1:
+            raise MXNetError('squeeze: cannot select an axis to squeeze out which has size '
+                             'not equal to one')
+        a = a.squeeze(d)
+    return a
+
+
+@register('_npi_expand_dims', params={'axis': (Int, REQUIRED)})
+def np_expand_dims(data, axis):
+    """Insert a new axis of size one at ``axis``."""
+    return data.unsqueeze(axis)
+
+
+@register('_npi_concatenate', inputs=('*data',), key_var_num_args='num_args',
+          params={'num_args': (Int, REQUIRED), 'axis': (Opt(Int), 0)}, monitor_prefix='arg')
+def np_concatenate(*data, num_args, axis):
+    """Join a sequence of arrays along an existing axis (flattened for ``axis=None``)."""
+    if axis is None:
+        return torch.cat([d.reshape(-1) for d in data])
+    return torch.cat(data, axis)
+
+
+@register('_npi_stack', inputs=('*data',), key_var_num_args='num_args',
+          params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)}, monitor_prefix='arg')
+def np_stack(*data, axis, num_args):
+    """Join a sequence of arrays along a new axis."""
+    return torch.stack(data, axis)
+
+
+@register('_npi_swapaxes', params={'dim1': (Int, 0), 'dim2': (Int, 0)})
+def np_swapaxes(data, dim1, dim2):
+    """Interchange two axes of an array."""
+    return data.transpose(dim1, dim2)
+
+
+@register('_npi_flip', params={'axis': (Shape, REQUIRED)})
+def np_flip(data, axis):
+    """Reverse the order of elements along the given axes."""
+    return torch.flip(data, axis)
+
+
+@register('_npi_broadcast_to', inputs=('array',), params={'shape': (Shape, ())})
+def np_broadcast_to(array, shape):
+    """Broadcast an array to a new shape."""
+    return array.expand(shape)
+
+
+@register('_npi_where', inputs=('condition', 'x', 'y'))
+def np_where(condition, x, y):
+    """Elements of ``x`` where ``condition`` is true, of ``y`` elsewhere (broadcast)."""
+    return torch.where(condition.to(torch.bool), x, y)
+
+
+@register('_npi_where_lscalar', inputs=('condition', 'y'), params={'scalar': (Float, 0.0)})
+def np_where_lscalar(condition, y, scalar):
+    """``scalar`` where ``condition`` is true, elements of ``y`` elsewhere."""
+    return torch.where(condition.to(torch.bool), torch.tensor(scalar, dtype=y.dtype,
+                                                              device=y.device), y)
+
+
+@register('_npi_where_rscalar', inputs=('condition', 'x'), params={'scalar': (Float, 0.0)})
+def np_where_rscalar(condition, x, scalar):
+    """Elements of ``x`` where ``condition`` is true, ``scalar`` elsewhere."""
+    return torch.where(condition.to(torch.bool), x, torch.tensor(scalar, dtype=x.dtype,
+                                                                 device=x.device))
+
+
+@register('_npi_where_scalar2', inputs=('condition',), params={'x': (Float, 0.0),
+                                                             'y': (Float, 0.0)})
+def np_where_scalar2(condition, x, y):
+    """``x`` where ``condition`` is true, ``y`` elsewhere (float32)."""
+    c = condition.to(torch.bool)
+    return torch.where(c, torch.tensor(x, device=c.device), torch.tensor(y, device=c.device))
+
+
+@register('_npi_tril', params={'k': (Int, 0)})
+def np_tril(data, k):
+    """Lower triangle of an array (of each matrix in a stack)."""
+    if data.dim() == 1:
+        data = data.expand(data.shape[0], data.shape[0])
+    return torch.tril(data, k)
+
+
+@register('_np_copy', inputs=('a',))
+def np_copy(a):
+    """Return an array copy of the given object."""
+    return a.clone()
+
+
+# ------------------------------------------------------------------------ products
+@register('_np_dot', inputs=('a', 'b'))
+def np_dot(a, b):
+    """Dot product of two arrays, as ``numpy.dot``."""
+    if a.dim() == 0 or b.dim() == 0:
+        return a * b
+    if b.dim() == 1:
+        return torch.matmul(a, b)
+    if a.dim() <= 2 and b.dim() == 2:
+        return torch.matmul(a, b)
+    return torch.tensordot(a, b, dims=([a.dim() - 1], [b.dim() - 2]))
+
+
+@register('_npi_matmul', inputs=('a', 'b'))
+def np_matmul(a, b):
+    """Matrix product of two arrays, as ``numpy.matmul``."""
+    if a.dim() == 0 or b.dim() == 0:
+        raise MXNetError('matmul: Input operand does not have enough dimensions; use * or '
+                         'np.multiply for scalars')
+    return torch.matmul(a, b)
+
+
+@register('_npi_tensordot_int_axes', inputs=('a', 'b'), params={'axes': (Int, REQUIRED)})
+def np_tensordot_int_axes(a, b, axes):
+    """Tensor dot product over the last ``axes`` axes of a and the first of b."""
+    return torch.tensordot(a, b, dims=axes)
+
+
+@register('_npi_tensordot', inputs=('a', 'b'), params={'a_axes_summed': (Shape, REQUIRED),
+                                                       'b_axes_summed': (Shape, REQUIRED)})
+def np_tensordot(a, b, a_axes_summed, b_axes_summed):
+    """Tensor dot product over the given pairs of axes."""
+    return torch.tensordot(a, b, dims=(list(a_axes_summed), list(b_axes_summed)))
+
+
+@register('_npi_einsum', inputs=('*data',), key_var_num_args='num_args',
+          params={'num_args': (Int, REQUIRED), 'subscripts': (Str, ''),
+                  'optimize': (Int, 0)}, monitor_prefix='arg')
+def np_einsum(*data, num_args, subscripts, optimize):
+    """Einstein summation over the operands."""
+    return torch.einsum(subscripts, *data)
+
+
+# ------------------------------------------------------------------------ npx
+@register('_npx_reshape', inputs=('a',), keeps_size=True,
+          params={'newshape': (Shape, REQUIRED), 'reverse': (Bool, False),
+                  'order': (Str, 'C')})
+def npx_reshape(a, newshape, reverse, order):
+    """Reshape with MXNet's NumPy-extension codes: -1 infers a dimension, -2 copies one, -3
+    drops a dimension of size one, -4 copies every remaining one, -5 merges two, -6 splits one
+    into the two that follow (either may be -1). ``reverse`` reads both shapes from the right."""
+    src = list(a.shape)
+    spec = list(newshape)
+    if reverse:
+        src, spec = src[::-1], spec[::-1]
+    out, i, j, infer = [], 0, 0, None
+    while j < len(spec):
+        s = spec[j]
+        if s >= 0:
+            out.append(s)
+            i += 1
+        elif s == -1:
+            infer = len(out)
+            out.append(-1)
+            i += 1
+        elif s == -2:
+            out.append(src[i])
+            i += 1
+        elif s == -3:
+            if src[i] != 1:
+                raise MXNetError('npx.reshape: -3 drops a dimension of size 1, got %d' % src[i])
+            i += 1
+        elif s == -4:
+            out.extend(src[i:])
+            i = len(src)
+        elif s == -5:
+            out.append(src[i] * src[i + 1])
+            i += 2
+        elif s == -6:
+            d1, d2 = spec[j + 1], spec[j + 2]
+            if d1 == -1:
+                d1 = src[i] // d2
+            elif d2 == -1:
+                d2 = src[i] // d1
+            out.extend([d1, d2])
+            i += 1
+            j += 2
+        else:
+            raise MXNetError('npx.reshape: invalid special value %d in newshape' % s)
+        j += 1
+    if reverse:
+        out = out[::-1]
+        if infer is not None:
+            infer = len(out) - 1 - infer
+    if infer is not None:
+        known = 1
+        for k, d in enumerate(out):
+            if k != infer:
+                known *= d
+        out[infer] = a.numel() // known if known else 0
+    return a.reshape(out)
+
+
+# ------------------------------------------------------------------------ linalg
+for _name, _fn, _doc in (
+        ('det', torch.linalg.det, 'Determinant of a (stack of) square matrices.'),
+        ('inv', torch.linalg.inv, 'Inverse of a (stack of) square matrices.')):
+    register('_npi_' + _name, inputs=('A',), doc=_doc)(_fn)
+
+
+@register('_npi_slogdet', inputs=('A',), num_outputs=2)
+def np_slogdet(A):
+    """Sign and natural logarithm of the determinant."""
+    return tuple(torch.linalg.slogdet(A))
+
+
+@register('_npi_solve', inputs=('A', 'B'))
+def np_solve(A, B):
+    """Solve the linear system A x = B."""
+    return torch.linalg.solve(A, B)
+
+
+@register('_npi_cholesky', inputs=('A',), params={'lower': (Bool, True)})
+def np_cholesky(A, lower):
+    """Cholesky factor of a symmetric positive-definite matrix."""
+    return torch.linalg.cholesky(A, upper=not lower)
+
+
+@register('_npi_eigvalsh', inputs=('A',), params={'UPLO': (Str, 'L')})
+def np_eigvalsh(A, UPLO):
+    """Eigenvalues of a symmetric matrix, ascending."""
+    return torch.linalg.eigvalsh(A, UPLO=UPLO)
+
+
+@register('_npi_eigh', inputs=('A',), params={'UPLO': (Str, 'L')}, num_outputs=2)
+def np_eigh(A, UPLO):
+    """Eigenvalues (ascending) and eigenvectors of a symmetric matrix."""
+    return tuple(torch.linalg.eigh(A, UPLO=UPLO))
+
+
+@register('_npi_svd', inputs=('A',), num_outputs=3)
+def np_svd(A):
+    """Singular value decomposition ``A = ut @ diag(l) @ v`` (MXNet's order: ut, l, v)."""
+    u, s, vh = torch.linalg.svd(A, full_matrices=False)
+    return u, s, vh
+
+
+@register('_npi_norm', params={'ord': (Float, 2.0), 'axis': _AXIS, 'keepdims': (Bool, False),
+                               'flag': (Int, -1)})
+def np_norm(data, ord, axis, keepdims, flag):  # pylint: disable=redefined-builtin
+    """Matrix or vector norm. ``flag``: -1 a vector ``ord``-norm, 0 a matrix 2-norm (``ord``
+    2 or -2), 1 the Frobenius norm, 2 the nuclear norm (as MXNet's front end sets it)."""
+    x = data if data.is_floating_point() else data.to(torch.float32)
+    dim = axis if axis is None else tuple(axis)
+    if flag == 1:
+        return torch.sqrt(torch.sum(x * x, dim=dim, keepdim=keepdims))
+    if flag == 0:
+        return torch.linalg.matrix_norm(x, ord=int(ord), dim=dim, keepdim=keepdims)
+    if flag == 2:
+        return torch.linalg.matrix_norm(x, ord='nuc', dim=dim, keepdim=keepdims)
+    if dim is None:
+        out = torch.linalg.vector_norm(x.reshape(-1), ord=ord)
+        return out.reshape((1,) * x.dim()) if keepdims else out
+    return torch.linalg.vector_norm(x, ord=ord, dim=dim, keepdim=keepdims)
+
+
+# ------------------------------------------------------------------------ manipulation
+def _split_outputs(attrs):
+    return attrs['sections'] if attrs['sections'] > 0 else len(attrs['indices'])
+
+
+def _split(torch_axis):
+    def op(data, indices, axis, squeeze_axis, sections):
+        if torch_axis == 'h':  # hsplit: the columns, the elements of a 1-D array
+            ax = 1 if data.dim() > 1 else 0
+        else:
+            ax = torch_axis if torch_axis is not None else axis
+        n = data.shape[ax]
+        if sections > 0:
+            if n % sections:
+                raise MXNetError('split: array split does not result in an equal division '
+                                 '(%d along axis %d into %d sections)' % (n, ax, sections))
+            bounds = [n // sections * k for k in range(sections)] + [n]
+        else:
+            bounds = [min(i, n) for i in indices] + [n]
+        parts = tuple(data.narrow(ax, b, max(e - b, 0)) for b, e in zip(bounds, bounds[1:]))
+        return tuple(p.squeeze(ax) for p in parts) if squeeze_axis else parts
+    op.__doc__ = 'Split an array into sub-arrays (``indices`` start with 0, or ``sections``).'
+    return op
+
+
+_SPLIT_PARAMS = {'indices': (Shape, REQUIRED), 'axis': (Int, 0), 'squeeze_axis': (Bool, False),
+                 'sections': (Int, 0)}
+register('_npi_split', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split(None))
+register('_npi_hsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split('h'))
+register('_npi_dsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split(2))
+
+
+def _join(fn, doc, dim_param):
+    params = {'num_args': (Int, REQUIRED)}
+    if dim_param:
+        params['dim'] = (Int, 1)
+
+    def op(*data, num_args, **dim):
+        return fn(data)
+    op.__doc__ = doc
+    return params, op
+
+
+for _name, _fn, _doc, _dim in (
+        ('hstack', torch.hstack, 'Stack arrays in sequence horizontally (column wise).', True),
+        ('vstack', torch.vstack, 'Stack arrays in sequence vertically (row wise).', False),
+        ('dstack', torch.dstack, 'Stack arrays in sequence depth wise (along the third axis).',
+         True),
+        ('column_stack', torch.column_stack, 'Stack 1-D arrays as columns into a 2-D array.',
+         False)):
+    _params, _op = _join(_fn, _doc, _dim)
+    register('_npi_' + _name, inputs=('*data',), key_var_num_args='num_args', params=_params,
+             monitor_prefix='arg')(_op)
+
+
+def _atleast(fn):
+    def op(*arys, num_args):
+        out = fn(arys)
+        return tuple(out) if isinstance(out, (list, tuple)) else (out,)
+    op.__doc__ = 'Inputs viewed as arrays with at least %s dimensions.' % fn.__name__[-2]
+    return op
+
+
+for _n, _fn in ((1, torch.atleast_1d), (2, torch.atleast_2d), (3, torch.atleast_3d)):
+    register('_np_atleast_%dd' % _n, inputs=('*arys',), key_var_num_args='num_args',
+             params={'num_args': (Int, REQUIRED)}, num_outputs=lambda a: a['num_args'],
+             monitor_prefix='arg')(_atleast(_fn))
+
+
+@register('_np_diagonal', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
+def np_diagonal(data, offset, axis1, axis2):
+    """The specified diagonals (the last axis of the result indexes along them)."""
+    return torch.diagonal(data, offset, axis1, axis2)
+
+
+@register('_np_diag', params={'k': (Int, 0)})
+def np_diag(data, k):
+    """The k-th diagonal of a 2-D array, or a 2-D array with a 1-D array on its diagonal."""
+    return torch.diag(data, k)
+
+
+@register('_np_trace', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
+def np_trace(data, offset, axis1, axis2):
+    """The sum along the diagonals of an array."""
+    return torch.diagonal(data, offset, axis1, axis2).sum(-1)
+
+
+@register('_np_repeat', params={'repeats': (Int, REQUIRED), 'axis': (Opt(Int), None)})
+def np_repeat(data, repeats, axis):
+    """Repeat each element of an array (of the flattened array without ``axis``)."""
+    if axis is None:
+        return data.reshape(-1).repeat_interleave(repeats)
+    return data.repeat_interleave(repeats, dim=axis)
+
+
+@register('_np_roll', params={'shift': (Opt(Shape), None), 'axis': _AXIS})
+def np_roll(data, shift, axis):
+    """Roll array elements along the given axes (of the flattened array without ``axis``)."""
+    if axis is None:
+        return torch.roll(data.reshape(-1), shift[0]).reshape(data.shape)
+    return torch.roll(data, shift if len(shift) > 1 else shift * len(axis), axis)
+
+
+@register('_npi_tile', params={'reps': (Shape, REQUIRED)})
+def np_tile(data, reps):
+    """An array built by repeating ``data`` the number of times ``reps`` gives."""
+    return torch.tile(data, reps)
+
+
+@register('_npi_rot90', params={'k': (Int, 1), 'axes': (Shape, (0, 1))})
+def np_rot90(data, k, axes):
+    """Rotate an array by 90 degrees ``k`` times in the plane of ``axes``."""
+    return torch.rot90(data, k, list(axes))
+
+
+@register('_np_moveaxis', inputs=('a',), params={'source': (Shape, REQUIRED),
+                                                 'destination': (Shape, REQUIRED)})
+def np_moveaxis(a, source, destination):
+    """Move axes of an array to new positions."""
+    return torch.movedim(a, source, destination)
+
+
+@register('_npi_sort', params={'axis': (Opt(Int), -1), 'is_ascend': (Bool, True)})
+def np_sort(data, axis, is_ascend):
+    """A sorted copy of an array (of the flattened array for ``axis=None``)."""
+    if axis is None:
+        data, axis = data.reshape(-1), 0
+    return torch.sort(data, dim=axis, descending=not is_ascend, stable=True)[0]
+
+
+@register('_npi_argsort', params={'axis': (Opt(Int), -1), 'is_ascend': (Bool, True),
+                                  'dtype': (DType, 'float32')}, differentiable=False)
+def np_argsort(data, axis, is_ascend, dtype):
+    """The indices that sort an array (of the flattened array for ``axis=None``)."""
+    if axis is None:
+        data, axis = data.reshape(-1), 0
+    return torch.sort(data, dim=axis, descending=not is_ascend,
+                      stable=True)[1].to(dtype_torch(dtype))
+
+
+@register('_npi_take', inputs=('a', 'indices'), params={'axis': (Opt(Int), None),
+                                                      'mode': (Str, 'raise')})
+def np_take(a, indices, axis, mode):
+    """Elements of an array along an axis (of the flattened array without ``axis``)."""
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    n = a.shape[axis]
+    idx = indices.to(torch.int64)
+    if mode == 'clip':
+        idx = idx.clamp(0, n - 1)
+    elif mode == 'wrap':
+        idx = torch.remainder(idx, n)
+    elif idx.numel() and bool(((idx < -n) | (idx >= n)).any()):
+        raise MXNetError('take: index out of bounds for axis %d with size %d' % (axis, n))
+    out = torch.index_select(a, axis, torch.remainder(idx, n).reshape(-1)) if n else \
+        a.narrow(axis, 0, 0)
+    return out.reshape(a.shape[:axis] + indices.shape + a.shape[axis + 1:])
+
+
+@register('_npi_diff', inputs=('a',), params={'n': (Int, 1), 'axis': (Int, -1)})
+def np_diff(a, n, axis):
+    """The n-th discrete difference along the given axis."""
+    return torch.diff(a, n=n, dim=axis) if n else a.clone()
+
+
+@register('_npi_full_like', inputs=('a',), differentiable=False,
+          params={'fill_value': (Float, REQUIRED), 'ctx': (Any, None),
+                  'dtype': (Opt(DType), None)})
+def np_full_like(a, fill_value, ctx, dtype):
+    """An array of ``a``'s shape (and type, without ``dtype``) filled with ``fill_value``."""
+    td = a.dtype if dtype is None else dtype_torch(dtype)
+    return torch.full(a.shape, _fill_value(fill_value, td), dtype=td,
+                      device=a.device if ctx is None else _device(ctx))
+
+
+@register('_npi_logspace', inputs=(), differentiable=False,
+          params={'start': (Float, REQUIRED), 'stop': (Float, REQUIRED), 'num': (Int, REQUIRED),
+                  'endpoint': (Bool, True), 'base': (Float, 10.0), 'ctx': (Any, None),
+                  'dtype': (DType, 'float32')})
+def np_logspace(*, start, stop, num, endpoint, base, ctx, dtype):
+    """Numbers spaced evenly on a log scale."""
+    exps = np_linspace(start=start, stop=stop, num=num, endpoint=endpoint, ctx=ctx,
+                       dtype='float64')
+    return torch.pow(base, exps).to(dtype_torch(dtype))
+
+
+@register('_npi_indices', inputs=(), differentiable=False,
+          params={'dimensions': (Shape, REQUIRED), 'dtype': (DType, 'int32'),
+                  'ctx': (Any, None)})
+def np_indices(*, dimensions, dtype, ctx):
+    """An array representing the indices of a grid."""
+    grids = torch.meshgrid(*[torch.arange(d, device=_device(ctx)) for d in dimensions],
+                           indexing='ij')
+    if not grids:
+        return torch.zeros((0,), dtype=dtype_torch(dtype), device=_device(ctx))
+    return torch.stack(grids).to(dtype_torch(dtype))

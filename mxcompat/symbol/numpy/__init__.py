@@ -1,0 +1,119 @@
+"""``mx.sym.np``: NumPy-semantics symbols, the ``F.np`` of a hybridized NumPy-mode block.
+
+There is one implementation of each ``mx.np`` function: this module runs ``mx.np``'s own
+functions with ``_npi`` naming the symbol front end of the same operator-table entries (and
+``ndarray`` naming :class:`_Symbol`), so ``F.np.add(a, b)`` builds the ``_npi_add`` node that
+``mx.np.add`` runs imperatively. Functions that read array data (``array``, ``empty``, the
+``*_like`` creators) exist only in ``mx.np``.
+"""
+import builtins  # this module's mx.np functions (all, sum, max, ...) shadow the builtins
+import types
+
+from ...numpy import multiarray as _ma
+from ...ops import registry
+from ..register import make_function
+from ..symbol import Symbol
+
+__all__ = []
+
+
+class _Symbol(Symbol):
+    """A symbol with NumPy semantics (MXNet's ``mxnet.symbol.numpy._Symbol``): its operators
+    broadcast and promote types as ``mx.np.ndarray``'s do."""
+    __slots__ = ()
+
+    def __getitem__(self, key):
+        """An output by position for a grouped symbol; basic indexing (integers, slices) of a
+        single output."""
+        if len(self._outputs) != 1 or isinstance(key, str):
+            return Symbol.__getitem__(self, key)
+        items = key if isinstance(key, tuple) else (key,)
+        if not builtins.all(isinstance(k, (int, slice)) for k in items):
+            raise NotImplementedError('mx.sym.np: indexing a symbol with %r is not supported '
+                                      'by mxcompat yet (integers and slices are)' % (key,))
+        begin = tuple(k if isinstance(k, int) else k.start for k in items)
+        end = tuple((k + 1 if k != -1 else None) if isinstance(k, int) else k.stop
+                    for k in items)
+        step = tuple(1 if isinstance(k, int) else k.step for k in items)
+        out = _npi._npx_slice(self, begin=begin, end=end, step=step)
+        drop = tuple(i for i, k in enumerate(items) if isinstance(k, int))
+        return _npi.squeeze(out, axis=drop) if drop else out
+
+
+def _np_symbols(fn):
+    def creator(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        return _Symbol(out._outputs) if type(out) is Symbol else out
+    creator.__name__ = creator.__qualname__ = fn.__name__
+    creator.__doc__ = fn.__doc__
+    return creator
+
+
+def _make_npi():
+    spaces = {}
+    for name, op in registry.all_ops().items():
+        for prefix in ('_npi_', '_np_', '_npx_'):
+            if name.startswith(prefix):
+                public = name if prefix == '_npx_' else name[len(prefix):]
+                spaces[public] = staticmethod(_np_symbols(make_function(op, name)))
+                break
+    return type('_npi', (), spaces)
+
+
+_npi = _make_npi()
+_SPACE = dict(vars(_ma))
+_SPACE.update(_npi=_npi, ndarray=_Symbol, NDArray=Symbol)
+_DATA_ONLY = frozenset(['ndarray', 'array', 'empty', 'empty_like', 'zeros_like', 'ones_like',
+                        'full_like', 'shape'])
+
+
+def _rebind(f, space=None, module='mxnet.symbol.numpy'):
+    """``f`` run in the namespace ``space`` (this module's by default): the same code over the
+    symbol front end."""
+    g = types.FunctionType(f.__code__, _SPACE if space is None else space, f.__name__,
+                           f.__defaults__, f.__closure__)
+    g.__kwdefaults__ = f.__kwdefaults__
+    g.__doc__ = f.__doc__
+    g.__module__ = module
+    return g
+
+
+def _symbol_function(opname):
+    """The symbol front-end function of the table entry ``opname``, with NumPy symbols."""
+    return _np_symbols(make_function(registry.get(opname), opname))
+
+
+def _rebind_module(module, names, overrides, target):
+    """Put ``module``'s functions ``names``, rebound to its namespace with ``overrides``,
+    into the namespace ``target``."""
+    space = dict(vars(module))
+    space.update(overrides)
+    for name in names:
+        target[name] = _rebind(space[name], space, 'mxnet.symbol.numpy.' +
+                               module.__name__.rsplit('.', 1)[1])
+
+
+for _name, _value in vars(_ma).items():
+    if isinstance(_value, types.FunctionType) and _value.__module__ in (
+            _ma.__name__, 'mxnet.numpy'):
+        _SPACE[_name] = _rebind(_value)
+_SPACE['_define_ufuncs'](_SPACE)
+for _name in _ma.__all__:
+    if _name not in _DATA_ONLY:
+        globals()[_name] = _SPACE[_name]
+        __all__.append(_name)
+
+# the methods and operators of mx.np.ndarray that build graphs, rebound the same way
+_METHODS = ('__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
+            '__truediv__', '__rtruediv__', '__mod__', '__rmod__', '__pow__', '__rpow__',
+            '__matmul__', '__neg__', '__abs__', '__invert__', '__and__', '__or__', '__xor__',
+            '__eq__', '__ne__', '__gt__', '__ge__', '__lt__', '__le__', 'reshape', 'transpose',
+            'flatten', 'squeeze', 'expand_dims', 'swapaxes', 'broadcast_to', 'dot', 'sum',
+            'prod', 'mean', 'max', 'min', 'std', 'var', 'argmax', 'argmin', 'all', 'any',
+            'cumsum', 'clip', 'round', 'repeat', 'tile', 'take', 'argsort', 'sort',
+            'diagonal', 'trace')
+for _name in _METHODS:
+    setattr(_Symbol, _name, _rebind(_ma.ndarray.__dict__[_name]))
+_Symbol.T = property(_rebind(_ma.ndarray.T.fget))
+
+from . import linalg, random  # noqa: E402,F401  (they rebind mx.np.linalg / mx.np.random)

@@ -1,0 +1,60 @@
+"""MXNet's NumPy interface (mx.np / mx.npx) against real MXNet 1.9.1: ndarray semantics (type
+promotion, 0-d and zero-size arrays, indexing, assignment, broadcasting), mx.np / np.linalg
+functions, npx operators, a NumPy-mode Gluon model trained two steps, and ``npx.save`` files
+with 0-d arrays. Expected values were written by scripts/fixture_writers/numpy_interface.py
+under real MXNet."""
+import os
+
+import numpy as onp
+import pytest
+
+import mxcompat as mx
+from scripts.fixture_writers import numpy_interface
+
+from conftest import FIXTURES
+
+DIR = os.path.join(FIXTURES, 'numpy_interface')
+WANT = dict(onp.load(os.path.join(DIR, 'numpy_interface.npz')))
+_GOT = []
+
+
+def _results():
+    if not _GOT:
+        _GOT.append(numpy_interface.run(mx))
+    return _GOT[0]
+
+
+@pytest.mark.parametrize('key', sorted(WANT))
+def test_numpy_interface(key):
+    got = _results()[key]
+    want = WANT[key]
+    assert got.shape == want.shape, (key, got.shape, want.shape)
+    assert got.dtype == want.dtype, (key, got.dtype, want.dtype)
+    if want.dtype.kind == 'f':
+        onp.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=key)
+    else:
+        onp.testing.assert_array_equal(got, want, err_msg=key)
+
+
+def test_npx_load_reads_mxnet_files():
+    loaded = mx.npx.load(os.path.join(DIR, 'npx_save.params'))
+    want = numpy_interface.saved_arrays(mx)
+    assert sorted(loaded) == sorted(want)
+    for k, v in loaded.items():
+        assert type(v) is mx.np.ndarray
+        assert v.shape == want[k].shape and v.dtype == want[k].dtype, k
+        onp.testing.assert_array_equal(v.asnumpy(), want[k].asnumpy())
+    listed = mx.npx.load(os.path.join(DIR, 'npx_save_list.params'))
+    assert [a.shape for a in listed] == [(), (2,)]
+
+
+@pytest.mark.parametrize('name, data', [
+    ('npx_save.params', lambda: numpy_interface.saved_arrays(mx)),
+    ('npx_save_list.params', lambda: [mx.np.array(1.0), mx.np.ones((2,))])])
+def test_npx_save_writes_mxnet_bytes(tmp_path, name, data):
+    # MXNet writes NumPy-shape mode's format (V3 arrays) after npx.set_np()
+    path = str(tmp_path / name)
+    with mx.util.np_shape(True):
+        mx.npx.save(path, data())
+    with open(path, 'rb') as f, open(os.path.join(DIR, name), 'rb') as g:
+        assert f.read() == g.read()
