@@ -13,7 +13,7 @@ import torch
 from ..base import MXNetError, dtype_torch, dtype_np, dtype_from_flag, to_shape
 from .lowering import place
 
-__all__ = ['infer_shape', 'infer_type', 'run_meta', 'entry_shapes']
+__all__ = ['infer_shape', 'infer_type', 'run_meta', 'entry_shapes', 'consumer_sized_params']
 
 
 _LOW_FLOATS = (torch.float16, torch.bfloat16)
@@ -101,6 +101,35 @@ def sized_by_consumers(params):
     shape = params.get('shape')
     return infers_range(params) or shape == () or \
         shape is not None and any(d <= 0 for d in shape)
+
+
+def consumer_sized_params(symbol, known):
+    """Parameters, by ``id(node)``, for the operators without inputs whose ``shape`` is
+    unknown (``()``, or 0 or -1 dims: the zeros of an RNN cell's ``begin_state``): the shape
+    that inference finds for their output, and for an ``arange(infer_range=True)`` the
+    ``stop`` of that size, as MXNet does; ``known`` maps argument and auxiliary names to
+    shapes. None when there are none."""
+    pending = [n for n in symbol._nodes()
+               if n.op is not None and not n.inputs and sized_by_consumers(n.params)]
+    if not pending:
+        return None
+    internals = symbol.get_internals()
+    names = set(internals.list_inputs())
+    outs = internals.infer_shape_partial(**{k: v for k, v in known.items()
+                                            if k in names})[1]
+    found = {(id(n), i): s for (n, i), s in zip(internals._outputs, outs)}
+    sized = {}
+    for node in pending:
+        shape = found.get((id(node), 0))
+        if shape and all(d > 0 for d in shape):
+            params = dict(node.params)
+            if infers_range(params):  # arange(infer_range=True): stop from the size
+                params['stop'] = params['start'] + \
+                    shape[0] // params['repeat'] * params['step']
+            else:
+                params['shape'] = tuple(shape)
+            sized[id(node)] = params
+    return sized
 
 
 def _run_meta(node, in_shapes, in_dtypes, partial):
