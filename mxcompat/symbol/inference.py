@@ -290,7 +290,7 @@ def entry_shapes(sym, given, given_dtypes=None):
                 # unknown dims (0) run as zero-size dims, and come out as 0 where they matter;
                 # with every input known the node runs once even if its outputs were filled in
                 # from its consumers, so that a conflict between the two raises as in MXNet
-                in_dt = [_entry_dtype(dtypes, i, k) for i, k in n.inputs]
+                in_dt = _one_float([_entry_dtype(dtypes, i, k) for i, k in n.inputs])
                 try:
                     res = run_meta(n, in_shapes, in_dt, partial=not complete_in)
                 except MXNetError as err:
@@ -315,7 +315,8 @@ def entry_shapes(sym, given, given_dtypes=None):
                         changed = True
             if any(s is not None and not _known(s) for s in in_shapes):
                 solved = _solve_unknown_dims(n, in_shapes, shapes[id(n)],
-                                             [_entry_dtype(dtypes, i, k) for i, k in n.inputs])
+                                             _one_float([_entry_dtype(dtypes, i, k)
+                                                         for i, k in n.inputs]))
                 if solved is not None:
                     for (i, k), new in zip(n.inputs, solved):
                         shapes[id(i)][k] = new
@@ -323,6 +324,17 @@ def entry_shapes(sym, given, given_dtypes=None):
         if not changed:
             break
     return nodes, shapes, dtypes
+
+
+def _one_float(in_dtypes):
+    """``in_dtypes`` with every floating-point dtype replaced by the first one: MXNet infers
+    shapes without looking at types, so a float32 input met by a float64 one (a data variable of
+    unknown type next to a float64 parameter, in the deferred initialization of a float64
+    network) must not make shape inference fail."""
+    first = next((d for d in in_dtypes if d is not None and d.is_floating_point), None)
+    if first is None:
+        return in_dtypes
+    return [first if d is not None and d.is_floating_point else d for d in in_dtypes]
 
 
 def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):

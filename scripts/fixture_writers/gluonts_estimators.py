@@ -1,6 +1,6 @@
 """GluonTS 0.8.1 estimators trained and predicting as real MXNet runs them.
 
-A DeepAR and a SimpleFeedForward estimator train a few batches on a generated ListDataset
+A DeepAR (in float32 and in float64) and a SimpleFeedForward estimator train a few batches on a generated ListDataset
 (seeded noisy sine waves) through GluonTS's own Trainer, then predict. Both sides start from the
 same weights without editing GluonTS: the Trainer's ``init`` is an Initializer that sets every
 parameter from a numpy generator seeded by its name (model_zoo.seeded). Dropout is off; GluonTS
@@ -25,7 +25,7 @@ REQUIRES = 'gluonts'
 FREQ = 'H'
 PREDICTION_LENGTH = 4
 CONTEXT_LENGTH = 8
-MODELS = ('deepar', 'simple_feedforward')
+MODELS = ('deepar', 'deepar_float64', 'simple_feedforward')
 
 
 def series(count=6, length=48):
@@ -47,10 +47,11 @@ def datasets():
 
 def seeded_init(mx):
     class SeededByName(mx.init.Initializer):
-        """Every parameter from a generator seeded by its name."""
+        """Every parameter from a generator seeded by its name without the network's prefix
+        (which counts the networks made before in the process)."""
 
         def __call__(self, desc, arr):
-            arr[:] = mx.nd.array(seeded(str(desc), arr.shape))
+            arr[:] = mx.nd.array(seeded(str(desc).split('_', 1)[1], arr.shape))
     return SeededByName()
 
 
@@ -77,10 +78,11 @@ def estimator(mx, name, losses):
                       init=seeded_init(mx), callbacks=[losses])
     common = dict(freq=FREQ, prediction_length=PREDICTION_LENGTH,
                   context_length=CONTEXT_LENGTH, batch_size=4, trainer=trainer)
-    if name == 'deepar':
+    if name.startswith('deepar'):
         from gluonts.model.deepar import DeepAREstimator
+        dtype = np.float64 if name == 'deepar_float64' else np.float32
         return DeepAREstimator(num_layers=1, num_cells=8, dropout_rate=0.0, lags_seq=[1, 2, 3],
-                               **common)
+                               dtype=dtype, **common)
     from gluonts.model.simple_feedforward import SimpleFeedForwardEstimator
     return SimpleFeedForwardEstimator(num_hidden_dimensions=[8], sampling=False, **common)
 
@@ -98,7 +100,7 @@ def run(mx, name):
     prefix = net.prefix
     for k, p in sorted(net.collect_params().items()):
         out['param/' + k[len(prefix):]] = p.data().asnumpy()
-    if name == 'deepar':
+    if name.startswith('deepar'):
         loader = est.create_validation_data_loader(output.transformation.apply(valid))
         distr = net.distribution(**next(iter(loader)))
         out['distr_mean'] = distr.mean.asnumpy()
