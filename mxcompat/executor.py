@@ -11,7 +11,7 @@ from .base import MXNetError, dtype_torch, gc_paused
 from .context import Context, as_context, swap_context
 from .ndarray.ndarray import NDArray, wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
-from .symbol.inference import infer_bound_shapes, infers_range, sized_by_consumers
+from .symbol.inference import consumer_sized_params, infer_bound_shapes
 from .symbol.lowering import Lowered
 
 __all__ = ['Executor', 'simple_bind']
@@ -24,35 +24,6 @@ except ImportError:
 _CONTIGUOUS = torch.contiguous_format
 
 _REQS = ('write', 'add', 'null')
-
-
-def _consumer_sized_params(symbol, known):
-    """Parameters, by ``id(node)``, for the operators without inputs whose ``shape`` is
-    unknown (``()``, or 0 or -1 dims: the zeros of an RNN cell's ``begin_state``): the shape
-    that inference finds for their output, and for an ``arange(infer_range=True)`` the
-    ``stop`` of that size, as MXNet does; ``known`` maps argument and auxiliary names to
-    shapes. None when there are none."""
-    pending = [n for n in symbol._nodes()
-               if n.op is not None and not n.inputs and sized_by_consumers(n.params)]
-    if not pending:
-        return None
-    internals = symbol.get_internals()
-    names = set(internals.list_inputs())
-    outs = internals.infer_shape_partial(**{k: v for k, v in known.items()
-                                            if k in names})[1]
-    found = {(id(n), i): s for (n, i), s in zip(internals._outputs, outs)}
-    sized = {}
-    for node in pending:
-        shape = found.get((id(node), 0))
-        if shape and all(d > 0 for d in shape):
-            params = dict(node.params)
-            if infers_range(params):  # arange(infer_range=True): stop from the size
-                params['stop'] = params['start'] + \
-                    shape[0] // params['repeat'] * params['step']
-            else:
-                params['shape'] = tuple(shape)
-            sized[id(node)] = params
-    return sized
 
 
 def _as_list_or_dict(arrays, names, what):
@@ -114,7 +85,7 @@ class Executor:
         self._out_shapes = self._check_shapes() if out_shapes is None else out_shapes
         # lowered at bind: the operators' implementations are those of the table now (a
         # later mx.contrib.amp.init does not change a bound executor)
-        self._graph = Lowered(symbol, _consumer_sized_params(symbol, dict(
+        self._graph = Lowered(symbol, consumer_sized_params(symbol, dict(
             [(n, a.shape) for n, a in zip(arg_names, self.arg_arrays)] +
             [(n, a.shape) for n, a in zip(aux_names, self.aux_arrays) if a is not None])))
         arg_index = {n: i for i, n in enumerate(arg_names)}

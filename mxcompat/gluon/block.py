@@ -1160,8 +1160,15 @@ class HybridBlock(Block):
     def __init_subclass__(cls, **kwargs):
         super(HybridBlock, cls).__init_subclass__(**kwargs)
         fwd = cls.__dict__.get('forward')
-        if fwd is not None and cls.hybrid_forward is HybridBlock.hybrid_forward:
-            cls.forward = _traced_forward(fwd)
+        if cls.hybrid_forward is HybridBlock.hybrid_forward:
+            if fwd is not None:
+                cls.forward = _traced_forward(fwd)
+        else:
+            # a hybrid_forward defines the graph, as in MXNet 1.x: a base class's forward
+            # (e.g. one that delegates to HybridBlock.forward) runs as written
+            user_forward = getattr(cls.forward, '_mx_user_forward', None)
+            if user_forward is not None:
+                cls.forward = user_forward
 
     def __setattr__(self, name, value):
         """Registers parameters."""

@@ -27,6 +27,7 @@ import torch
 from ..autograd import is_training
 from ..ndarray.ndarray import wrap
 from ..ops.nn_norm import hook_compiled_updates
+from ..symbol.inference import consumer_sized_params, sized_by_consumers
 from ..symbol.lowering import Lowered
 
 __all__ = ['CachedGraph', 'torch_backends']
@@ -61,24 +62,35 @@ class CachedGraph(object):
         MXNet's CachedOp flags (static_alloc, static_shape, ...), kept for reference.
     compile_options : dict or None
         torch.compile keyword arguments; None runs the generated function as it is.
+
+    A graph whose operators without inputs leave sizes to shape inference (``F.zeros(shape=(0,
+    H))``, the ``begin_state`` of a cell traced with batch size 0) is lowered once per set of
+    input shapes, with those sizes inferred from the inputs as MXNet's CachedOp does.
     """
     def __init__(self, sym, flags=None, compile_options=None):
         self.symbol = sym
         self.flags = dict(flags or {})
         self._compile_options = compile_options
         self._compiled = {}
-        self.graph = Lowered(sym)
+        self._by_shapes = None
+        if any(n.op is not None and not n.inputs and sized_by_consumers(n.params)
+               for n in sym._nodes()):
+            self._by_shapes = {}
+            self.graph = None
+        else:
+            self.graph = Lowered(sym)
 
     def __call__(self, tensors):
+        graph = self.graph if self._by_shapes is None else self._sized(tensors)
         if self._compile_options is None:
-            return self.graph(tensors)
+            return graph(tensors)
         try:
-            out = self._compiled_fn()(*tensors)
+            out = self._compiled_fn(graph)(*tensors)
         except Exception as err:  # pylint: disable=broad-except
             # the uncompiled graph raises the operator's error (naming it) where the inputs
             # are at fault
             hook_compiled_updates(())  # drops what the failed call recorded
-            out = self.graph(tensors)
+            out = graph(tensors)
             if not _compile_failure(err):
                 raise
             warnings.warn('hybridize: the graph computing %s could not be compiled with '
@@ -92,13 +104,22 @@ class CachedGraph(object):
         hook_compiled_updates(out)
         return out
 
-    def _compiled_fn(self):
+    def _sized(self, tensors):
+        """The graph lowered with the sizes inferred for the shapes of ``tensors``."""
+        key = tuple(t.shape for t in tensors)
+        graph = self._by_shapes.get(key)
+        if graph is None:
+            known = dict(zip(self.symbol.list_inputs(), key))
+            graph = self._by_shapes[key] = Lowered(
+                self.symbol, consumer_sized_params(self.symbol, known))
+        return graph
+
+    def _compiled_fn(self, graph):
         # operators read the train mode when they run: one compiled function per mode
-        mode = is_training()
-        fn = self._compiled.get(mode)
+        key = (is_training(), id(graph))
+        fn = self._compiled.get(key)
         if fn is None:
-            fn = self._compiled[mode] = torch.compile(self.graph.forward,
-                                                      **self._compile_options)
+            fn = self._compiled[key] = torch.compile(graph.forward, **self._compile_options)
         return fn
 
     def run_monitored(self, tensors, callback, monitor_all=False):
@@ -111,8 +132,8 @@ class CachedGraph(object):
         def on_outputs(node, outs):
             for oname, t in zip(node.output_names(), outs):
                 callback(oname, node.op.name, wrap(t.detach()))
-        return self.graph.run_monitored(tensors, on_inputs if monitor_all else None,
-                                        on_outputs)
+        graph = self.graph if self._by_shapes is None else self._sized(tensors)
+        return graph.run_monitored(tensors, on_inputs if monitor_all else None, on_outputs)
 
 
 def _compile_failure(err):

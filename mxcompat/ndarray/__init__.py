@@ -6,6 +6,12 @@ from .ndarray import (NDArray, array, empty, zeros, ones, full, from_numpy, from
 from .ndarray import _GRAD_REQ_MAP
 from .op import *  # noqa: F401,F403
 from .arith import *  # noqa: F401,F403
+from . import arith as _arith, ndarray as _ndarray
+# MXNet defines these in mxnet.ndarray.ndarray, where libraries import them from
+# (GluonTS: ``from mxnet.ndarray.ndarray import maximum``)
+for _name in _arith.__all__:
+    setattr(_ndarray, _name, getattr(_arith, _name))
+del _name
 from .creation import arange, linspace, eye, split_v2
 from .ndarray import histogram
 from ..ops.custom import Custom

@@ -152,10 +152,17 @@ class NDArray:
         return t.cpu().numpy().copy()
 
     def asscalar(self):
-        """Returns a scalar whose value is copied from this array (its shape must be (1,))."""
-        if self.shape != (1,):
+        """Returns a scalar whose value is copied from this array.
+
+        This function is equivalent to ``self.asnumpy()[0]``. This NDArray must have shape
+        (1,); as in MXNet 1.9.1, any array of size 1 is accepted, and one of another number of
+        dimensions gives ``self.asnumpy()[()]`` (a numpy scalar for a 0-d array, else the
+        numpy array itself)."""
+        if self.size != 1:
             raise ValueError('The current array is not a scalar')
-        return self.asnumpy()[0]
+        if self.ndim == 1:
+            return self.asnumpy()[0]
+        return self.asnumpy()[()]
 
     def __array__(self, dtype=None, copy=None):
         a = self.asnumpy()

@@ -13,7 +13,7 @@ import torch
 from ..base import MXNetError, gc_paused, dtype_torch, dtype_np, dtype_from_flag, to_shape
 from .lowering import place
 
-__all__ = ['infer_shape', 'infer_type', 'run_meta', 'entry_shapes']
+__all__ = ['infer_shape', 'infer_type', 'run_meta', 'entry_shapes', 'consumer_sized_params']
 
 
 _LOW_FLOATS = (torch.float16, torch.bfloat16)
@@ -101,6 +101,35 @@ def sized_by_consumers(params):
     shape = params.get('shape')
     return infers_range(params) or shape == () or \
         shape is not None and any(d <= 0 for d in shape)
+
+
+def consumer_sized_params(symbol, known):
+    """Parameters, by ``id(node)``, for the operators without inputs whose ``shape`` is
+    unknown (``()``, or 0 or -1 dims: the zeros of an RNN cell's ``begin_state``): the shape
+    that inference finds for their output, and for an ``arange(infer_range=True)`` the
+    ``stop`` of that size, as MXNet does; ``known`` maps argument and auxiliary names to
+    shapes. None when there are none."""
+    pending = [n for n in symbol._nodes()
+               if n.op is not None and not n.inputs and sized_by_consumers(n.params)]
+    if not pending:
+        return None
+    internals = symbol.get_internals()
+    names = set(internals.list_inputs())
+    outs = internals.infer_shape_partial(**{k: v for k, v in known.items()
+                                            if k in names})[1]
+    found = {(id(n), i): s for (n, i), s in zip(internals._outputs, outs)}
+    sized = {}
+    for node in pending:
+        shape = found.get((id(node), 0))
+        if shape and all(d > 0 for d in shape):
+            params = dict(node.params)
+            if infers_range(params):  # arange(infer_range=True): stop from the size
+                params['stop'] = params['start'] + \
+                    shape[0] // params['repeat'] * params['step']
+            else:
+                params['shape'] = tuple(shape)
+            sized[id(node)] = params
+    return sized
 
 
 def _run_meta(node, in_shapes, in_dtypes, partial):
@@ -265,7 +294,7 @@ def entry_shapes(sym, given, given_dtypes=None):
                 # unknown dims (0) run as zero-size dims, and come out as 0 where they matter;
                 # with every input known the node runs once even if its outputs were filled in
                 # from its consumers, so that a conflict between the two raises as in MXNet
-                in_dt = [_entry_dtype(dtypes, i, k) for i, k in n.inputs]
+                in_dt = _one_float([_entry_dtype(dtypes, i, k) for i, k in n.inputs])
                 try:
                     res = run_meta(n, in_shapes, in_dt, partial=not complete_in)
                 except MXNetError as err:
@@ -292,7 +321,8 @@ def entry_shapes(sym, given, given_dtypes=None):
                         changed = True
             if any(s is not None and not _known(s) for s in in_shapes):
                 solved = _solve_unknown_dims(n, in_shapes, shapes[id(n)],
-                                             [_entry_dtype(dtypes, i, k) for i, k in n.inputs])
+                                             _one_float([_entry_dtype(dtypes, i, k)
+                                                         for i, k in n.inputs]))
                 if solved is not None:
                     for (i, k), new in zip(n.inputs, solved):
                         shapes[id(i)][k] = new
@@ -300,6 +330,17 @@ def entry_shapes(sym, given, given_dtypes=None):
         if not changed:
             break
     return nodes, shapes, dtypes
+
+
+def _one_float(in_dtypes):
+    """``in_dtypes`` with every floating-point dtype replaced by the first one: MXNet infers
+    shapes without looking at types, so a float32 input met by a float64 one (a data variable of
+    unknown type next to a float64 parameter, in the deferred initialization of a float64
+    network) must not make shape inference fail."""
+    first = next((d for d in in_dtypes if d is not None and d.is_floating_point), None)
+    if first is None:
+        return in_dtypes
+    return [first if d is not None and d.is_floating_point else d for d in in_dtypes]
 
 
 def _solve_unknown_dims(node, in_shapes, out_shapes, in_dtypes):

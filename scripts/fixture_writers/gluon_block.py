@@ -129,11 +129,36 @@ def build_modern(mx):
     return Modern(), [data('modern', (2, 3))]
 
 
+def build_delegating(mx):
+    """A HybridBlock whose base class overrides ``forward`` to call ``HybridBlock.forward``
+    (as Sockeye's Encoder does) and whose ``hybrid_forward`` makes a ``begin_state``-like
+    ``F.zeros`` of batch size 0 in a symbol, which shape inference sizes from its use (as
+    GluonTS's DeepAR does)."""
+    gluon, nn = mx.gluon, mx.gluon.nn
+
+    class Base(gluon.HybridBlock):
+        def forward(self, x):
+            return gluon.HybridBlock.forward(self, x)
+
+    class Masked(Base):
+        def __init__(self, **kwargs):
+            super(Masked, self).__init__(**kwargs)
+            with self.name_scope():
+                self.dense = nn.Dense(4, in_units=3)
+
+        def hybrid_forward(self, F, x):
+            h = self.dense(x)
+            batch = x.shape[0] if isinstance(x, mx.nd.NDArray) else 0
+            return F.where(h > 0, h, F.zeros(shape=(batch, 4)) - 1)
+
+    return Masked(), [data('delegating', (2, 3))]
+
+
 MODELS = {'mlp': build_mlp, 'bn': build_bn, 'nested': build_nested, 'shared': build_shared,
-          'modern': build_modern}
+          'modern': build_modern, 'delegating': build_delegating}
 # models whose training-mode forward is deterministic (Dropout is only in 'mlp')
-TRAIN = ('bn', 'nested', 'shared', 'modern')
-HYBRID = ('mlp', 'bn', 'nested')
+TRAIN = ('bn', 'nested', 'shared', 'modern', 'delegating')
+HYBRID = ('mlp', 'bn', 'nested', 'delegating')
 # hybridizable in mxcompat only (MXNet 1.9.1 has no symbol of a 2.x-style forward)
 TRACED = ('modern',)
 # inputs without a gradient (Embedding indices)

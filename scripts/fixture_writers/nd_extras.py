@@ -1,5 +1,6 @@
-"""MXNet results for mx.nd functions that take or return non-array values: DLPack capsules
-and CachedOp (a symbol run on NDArrays)."""
+"""MXNet results for mx.nd functions that take or return non-array values: DLPack capsules,
+CachedOp (a symbol run on NDArrays) and asscalar of arrays of size 1 (MXNet returns
+``asnumpy()[()]`` for those that are not 1-D)."""
 import os
 
 import numpy as np
@@ -30,6 +31,9 @@ def run(mx):
         loss = (res[0] * 2).sum() + res[1].sum()
     loss.backward()
     out['cached_grad_weight'] = args[1].grad.asnumpy()
+    for shape in ((1,), (1, 1), (1, 1, 1)):
+        value = mx.nd.full(shape, 7, dtype='int32').asscalar()
+        out['asscalar_%d' % len(shape)] = np.asarray(value)
     return out
 
 
