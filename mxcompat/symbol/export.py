@@ -17,7 +17,7 @@ import torch
 
 from ..autograd import pause
 from ..base import MXNetError, dtype_torch
-from ..executor import _consumer_sized_params
+from .inference import consumer_sized_params
 from ..gluon.parameter import _as_tensor
 from ..utils import fileio
 from .lowering import Lowered, _NODE
@@ -55,14 +55,14 @@ def _buffer_names(names):
 
 
 def _batch_sized(symbol, shapes, data_names, lead):
-    """(parameters by id(node) as ``_consumer_sized_params`` gives them, {id(node): {dim
+    """(parameters by id(node) as ``consumer_sized_params`` gives them, {id(node): {dim
     index: multiple of the batch size}}) for the operators without inputs whose shape
     inference takes from their consumers (the zero states of an RNN: MXNet's
     ``zeros(shape=(L, 0, H))``), found by inferring at two batch sizes."""
-    one = _consumer_sized_params(symbol, shapes)
+    one = consumer_sized_params(symbol, shapes)
     if not one:
         return None, {}
-    two = _consumer_sized_params(symbol, {n: (s[0] + 1,) + tuple(s[1:]) if n in data_names
+    two = consumer_sized_params(symbol, {n: (s[0] + 1,) + tuple(s[1:]) if n in data_names
                                           else s for n, s in shapes.items()}) or {}
     batch = shapes[lead][0]
     scaled = {}
@@ -135,7 +135,7 @@ def _program(symbol, params, data_names, data_shapes, dynamic_batch, dtype, data
     if dynamic_batch and lead is not None:
         sized, scaled = _batch_sized(symbol, known, data_names, lead)
     else:
-        sized, scaled = _consumer_sized_params(symbol, known), {}
+        sized, scaled = consumer_sized_params(symbol, known), {}
     lowered = Lowered(symbol, sized)
     if scaled:
         placeholders = [n for n in lowered.module.graph.nodes if n.op == 'placeholder']
