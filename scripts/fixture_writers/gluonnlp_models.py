@@ -9,7 +9,9 @@ dropout 0 everywhere:
 - ``transformer``: ``get_transformer_encoder_decoder`` inside ``NMTModel``: outputs, a training
   step with ``MaskedSoftmaxCELoss``, greedy and beam search with ``BeamSearchSampler``;
 - ``rnn_lm``, ``awd_lm``: ``StandardRNN`` and ``AWDRNN`` (LSTM, tied weights): outputs, states
-  and one SGD step.
+  and one SGD step;
+- ``elmo``: ``ELMoBiLM`` (character CNN, highway, LSTMPCellWithClip): its layers and
+  gradients.
 
 Run with an interpreter that has MXNet 1.9.1 and gluonnlp 0.10.0:
 
@@ -24,7 +26,7 @@ from .model_zoo import seeded
 
 REQUIRES = 'gluonnlp'
 
-MODELS = ('bert', 'transformer', 'rnn_lm', 'awd_lm')
+MODELS = ('bert', 'transformer', 'rnn_lm', 'awd_lm', 'elmo')
 VOCAB = 50
 BATCH, LENGTH = 2, 7
 
@@ -180,11 +182,42 @@ def run_rnn_lm(mx, name):
     return out
 
 
+def run_elmo(mx):
+    import gluonnlp as nlp
+    with mx.name.NameManager():
+        net = nlp.model.ELMoBiLM('lstmpc', output_size=16, filters=[[1, 4], [2, 8]],
+                                 char_embed_size=8, char_vocab_size=262, num_highway=1,
+                                 conv_layer_activation='relu', max_chars_per_token=6,
+                                 input_size=16, hidden_size=24, proj_size=16, num_layers=2,
+                                 cell_clip=3, proj_clip=3, prefix='elmo_')
+    net.initialize()
+    chars = mx.nd.array(ints('elmo/chars', (BATCH, LENGTH, 6), 262))
+    mask = mx.nd.array((np.arange(LENGTH)[None] < np.array([[LENGTH], [4]])).astype(np.float32))
+    state = net.begin_state(mx.nd.zeros, batch_size=BATCH)
+    # every shape is known here; after a forward, MXNet 1.9.1 (MKLDNN build) refuses
+    # set_data on the kernel-2 Conv1D weight ("Check failed: to.IsDefaultData()")
+    seed_params(mx, net)
+    # not hybridized: with a mask, MXNet's own graph refuses ELMoBiLM's elementwise
+    # (2, 7, 32) * (2, 7, 1) in hybrid_forward (as an NDArray it broadcasts)
+    params = net.collect_params()
+    watched = sorted(k for k in params if k.endswith('weight'))[:4]
+    out = {}
+    with mx.autograd.record():
+        layers, states = net(chars, state, mask)
+        loss = sum((o * o).sum() for o in layers)
+    loss.backward()
+    for j, o in enumerate(layers):
+        out['layer%d' % j] = o.asnumpy()
+    out['loss'] = loss.asnumpy()
+    grads(out, params, watched)
+    return out
+
+
 def run(mx, name):
     """name -> {array name: numpy array} of MXNet's (or mxcompat's) results."""
     if name in ('rnn_lm', 'awd_lm'):
         return run_rnn_lm(mx, name)
-    return {'bert': run_bert, 'transformer': run_transformer}[name](mx)
+    return {'bert': run_bert, 'transformer': run_transformer, 'elmo': run_elmo}[name](mx)
 
 
 def write(mx, outdir):
