@@ -1,7 +1,9 @@
-"""GluonNLP 0.10.0 models on mxcompat against real MXNet with GluonNLP (tests/fixtures/gluonnlp_models).
+"""GluonNLP 0.10.0 models on mxcompat against real MXNet with GluonNLP
+(tests/fixtures/gluonnlp_models).
 
 A small BERT (outputs, hybridized outputs, BERTAdam steps), a transformer NMTModel (outputs,
-a MaskedSoftmaxCELoss step, greedy and beam search) and a StandardRNN language model. Skipped
+a MaskedSoftmaxCELoss step, greedy and beam search), StandardRNN and AWD-LSTM language models
+(an SGD step) and ELMoBiLM (layers, gradients). Skipped
 unless gluonnlp is installed next to mxcompat (``pip install --no-deps gluonnlp==0.10.0``; see
 the README).
 """
