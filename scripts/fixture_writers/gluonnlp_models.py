@@ -42,9 +42,9 @@ def seed_params(mx, net):
         p.set_data(mx.nd.array(seeded(k[len(prefix):], p.shape)))
 
 
-def grads(out, params, names, tag=''):
+def grads(out, params, names):
     for j, k in enumerate(names):
-        out['%sgrad%d' % (tag, j)] = params[k].grad().asnumpy()
+        out['grad%d' % j] = params[k].grad().asnumpy()
 
 
 def run_bert(mx):
