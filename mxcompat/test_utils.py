@@ -1755,8 +1755,67 @@ def is_op_runnable():
 @use_np
 def check_gluon_hybridize_consistency(net_builder, data_l, numpy_func=None, test_grad=True,
                                       rtol=1E-4, atol=1E-4):
-    """Check whether a HybridBlock built on mx.np has consistent output between the hybridized
-    v.s. non-hybridized versions (mx.np is not supported by mxcompat)."""
+    """Check whether a HybridBlock has consistent output between the hybridized
+    v.s. non-hybridized versions.
+
+    The block is built four times by ``net_builder(prefix='net_')`` (imperative and
+    hybridized, each with and without autograd), every build with the parameters of the first;
+    the outputs, and with ``test_grad`` the gradients of the inputs for a head gradient equal
+    to the output, must agree, and with ``numpy_func`` the output must equal
+    ``numpy_func(*inputs)``. The network should not contain any random number generators.
+
+    Parameters
+    ----------
+    net_builder : function
+        Builds the HybridBlock; takes the ``prefix`` keyword.
+    data_l : list of mx.np.ndarray
+        List of input ndarrays.
+    numpy_func : function, optional
+        The ground truth numpy function that has the same functionality as net_builder().
+    test_grad : bool, optional
+        Whether to test the consistency of the gradient. Default True.
+    rtol : float, optional
+        The relative error tolerance. Default 1E-4.
+    atol : float, optional
+        The absolute error tolerance. Default 1E-4.
+    """
+    first_params = None
+    want_out = want_grads = None
+    for hybridize in (False, True):
+        for record in ((False, True) if test_grad else (False,)):
+            net = net_builder(prefix='net_')
+            net.initialize()
+            params = net.collect_params()
+            if first_params is None:
+                first_params = {k: v.data().asnumpy() for k, v in params.items()}
+            else:
+                for k, v in params.items():
+                    v.set_data(first_params[k])
+            if hybridize:
+                net.hybridize()
+            inputs = [x.copy() for x in data_l]
+            if record:
+                for x in inputs:
+                    x.attach_grad()
+                with mx.autograd.record():
+                    out = net(*inputs)
+                out.backward(out)
+            else:
+                out = net(*inputs)
+            if want_out is None:
+                want_out = out.asnumpy()
+            else:
+                assert_almost_equal(out.asnumpy(), want_out, rtol=rtol, atol=atol)
+            if record:
+                grads = [x.grad.asnumpy() for x in inputs]
+                if want_grads is None:
+                    want_grads = grads
+                else:
+                    for got, want in zip(grads, want_grads):
+                        assert_almost_equal(got, want, rtol=rtol, atol=atol)
+    if numpy_func is not None:
+        assert_almost_equal(want_out, numpy_func(*[x.asnumpy() for x in data_l]), rtol=rtol,
+                            atol=atol)
 
 
 def new_matrix_with_real_eigvals_2d(n):

@@ -62,16 +62,9 @@ def test_star_import_names_exist():
     assert ns['rnd'] is np.random
 
 
-def test_sparse_and_np_helpers_raise_not_implemented():
+def test_sparse_helpers_raise_not_implemented():
     with pytest.raises(NotImplementedError):
         tu.rand_ndarray((2, 2), stype='csr')
-    with pytest.raises(NotImplementedError):
-        tu.check_gluon_hybridize_consistency(None, [])
-    with pytest.raises(NotImplementedError):
-        util.set_np_shape(True)
-    with pytest.raises(NotImplementedError):
-        with util.np_shape(True):
-            pass
     with pytest.raises(mx.base.MXNetError):
         engine.set_bulk_size(-3)  # MXNet fails as well (vector::reserve)
 

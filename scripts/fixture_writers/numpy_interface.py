@@ -183,12 +183,13 @@ def _npx(mx, out):
 def _gluon_model(mx, out):
     np = mx.np
     nn = mx.gluon.nn
-    net = nn.HybridSequential()
-    with net.name_scope():
-        net.add(nn.Conv2D(4, kernel_size=3, padding=1, in_channels=2, activation='relu'))
-        net.add(nn.MaxPool2D(pool_size=2))
-        net.add(nn.Dense(8, in_units=4 * 3 * 3, activation='tanh'))
-        net.add(nn.Dense(3, in_units=8))
+    with mx.name.NameManager():  # the same parameter names (seeds) however many nets before
+        net = nn.HybridSequential()
+        with net.name_scope():
+            net.add(nn.Conv2D(4, kernel_size=3, padding=1, in_channels=2, activation='relu'))
+            net.add(nn.MaxPool2D(pool_size=2))
+            net.add(nn.Dense(8, in_units=4 * 3 * 3, activation='tanh'))
+            net.add(nn.Dense(3, in_units=8))
     net.initialize()
     params = net.collect_params()
     for name in sorted(params.keys()):
