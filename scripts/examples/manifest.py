@@ -164,6 +164,11 @@ CASES = [
     tutorial('packages/gluon/blocks/parameters.md'),
     tutorial('packages/gluon/training/fit_api_tutorial.md',
              data=[dict(FASHION_HOME, n_train=16, n_test=16)],  # resnet-18 on 224x224
+             # float32 rounding: on the 8x-upscaled images the first step's gradients are 8%
+             # from their float64 values under MXNet and 2% under mxcompat (in float64 the two
+             # agree to 1e-8), and after one step one of the 16 validation images, whose two
+             # top scores are 1.5e-4 apart, flips: atol is that one image (1/16)
+             atol=0.0625,
              replace=[('metrics=train_acc', 'train_metrics=train_acc',
                        "the tutorial at 1.9.1 passes Estimator a keyword MXNet 1.9.1's Estimator "
                        "does not take (it fails on MXNet 1.9.1 itself); 1.9.1 names it "
