@@ -176,7 +176,11 @@ CASES = [
     tutorial('getting-started/crash-course/1-ndarray.md'),
     tutorial('getting-started/crash-course/2-nn.md'),
     tutorial('getting-started/crash-course/3-autograd.md'),
-    tutorial('getting-started/crash-course/4-train.md', data=[FASHION_HOME]),
+    # float32 rounding amplified by training: the gradients of the first 4 steps agree to
+    # 7e-6, then SGD at lr 0.1 (loss swinging 0.7 to 1.8 between epochs) grows the difference
+    # to 1.4e-3 at step 5 and 2.3e-2 at step 8; the printed losses and accuracies of epochs
+    # 0-2 agree to the printed digits, the later ones within 5%
+    tutorial('getting-started/crash-course/4-train.md', data=[FASHION_HOME], rtol=5e-2),
     tutorial('getting-started/logistic_regression_explained.md'),
     tutorial('extend/customop.md',
              skip={9: 'os.fork() after an unfinished custom op: shows that the child blocks',
