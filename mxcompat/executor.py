@@ -306,7 +306,8 @@ class Executor:
         if not leaves:
             return
         for r, o, (t, version) in zip(outs, self._outputs, stored):
-            if (o._t is not t or t._version != version) and r.grad_fn is not None:
+            if (o._t is not t or t._version != version) and r.grad_fn is not None \
+                    and o._t.shape == r.shape:
                 # MXNet's backward reads an output array the caller changed in place after the
                 # forward (``out += x``) where an operator's gradient uses its output (relu,
                 # sigmoid, softmax, ...): the recorded result takes the array's values
