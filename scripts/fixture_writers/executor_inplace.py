@@ -4,8 +4,8 @@ output (relu, sigmoid, tanh, exp, sqrt, softmax, log_softmax) sees the caller's 
 one whose gradient uses its inputs (FullyConnected) does not (example/stochastic-depth adds to
 a module's outputs before its backward). Not covered: ``Activation`` with ``act_type``
 'sigmoid' or 'tanh', whose MKLDNN backward in MXNet 1.9.1's CPU build reads the input instead
-(mxcompat reads the output there, as for ``sigmoid`` / ``tanh``). The same ``run(mx)`` executes under mxcompat in
-tests/test_executor_inplace.py."""
+(mxcompat reads the output there, as for ``sigmoid`` / ``tanh``). The same ``run(mx)``
+executes under mxcompat in tests/test_executor_inplace.py."""
 import os
 
 import numpy as np
