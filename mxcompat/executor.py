@@ -248,8 +248,11 @@ class Executor:
             swap_context(prev_ctx)
             _set_grad_enabled(prev_grad)
             autograd.set_training(prev_train)
-        self._recorded = (outs, leaves, grad_index) if need_grad else None
         self._store_outputs(outs)
+        # each output array's tensor and version as this forward left it: backward finds the
+        # arrays the caller changed in place since
+        self._recorded = (outs, leaves, grad_index, [(o._t, o._t._version) for o in
+                                                    self._outputs]) if need_grad else None
         return self._outputs
 
     def backward(self, out_grads=None, is_train=True):
@@ -270,9 +273,16 @@ class Executor:
             # MXNet runs backward after an inference forward, or none at all (its backward
             # pass reads the arrays as they are): record an inference-mode forward now
             self._run(False, True)
-        outs, leaves, grad_index = self._recorded
+        outs, leaves, grad_index, stored = self._recorded
         if not leaves:
             return
+        for r, o, (t, version) in zip(outs, self._outputs, stored):
+            if (o._t is not t or t._version != version) and r.grad_fn is not None \
+                    and o._t.shape == r.shape:
+                # MXNet's backward reads an output array the caller changed in place after the
+                # forward (``out += x``) where an operator's gradient uses its output (relu,
+                # sigmoid, softmax, ...): the recorded result takes the array's values
+                r.data.copy_(o._t.detach())
         if out_grads is None:
             heads = self._ones_like(outs)
         else:

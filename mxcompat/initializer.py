@@ -450,16 +450,18 @@ class Orthogonal(Initializer):
     def _init_weight(self, _, arr):
         nout = arr.shape[0]
         nin = int(np.prod(arr.shape[1:]))
+        # drawn through mx.random and decomposed in float32 by numpy, as MXNet does (a patched
+        # or seeded mx.random gives MXNet's matrix, signs of the singular vectors included)
         if self.rand_type == "uniform":
-            tmp = torch.empty(nout, nin, dtype=torch.float32).uniform_(-1.0, 1.0)
+            tmp = random.uniform(-1.0, 1.0, shape=(nout, nin)).asnumpy()
         elif self.rand_type == "normal":
-            tmp = torch.randn(nout, nin, dtype=torch.float32)
+            tmp = random.normal(0.0, 1.0, shape=(nout, nin)).asnumpy()
         else:
             raise ValueError('Orthogonal: rand_type must be "uniform" or "normal", got %r'
                              % (self.rand_type,))
-        u, _, vh = torch.linalg.svd(tmp.double(), full_matrices=False)
+        u, _, vh = np.linalg.svd(tmp, full_matrices=False)
         res = u if u.shape == tmp.shape else vh
-        arr[:] = (self.scale * res).reshape(arr.shape).numpy()
+        arr[:] = (self.scale * res).reshape(arr.shape)
 
 
 @register

@@ -17,6 +17,9 @@ switches below. The preamble only patches MXNet's public Python API, identically
   show plots and images) are modules that show nothing;
 - a tutorial's displayed values (a cell's last expression, as Jupyter shows it) are printed by
   ``__mxex_display__`` (``print(repr(value))`` unless ``None``);
+- ``numpy.linalg.svd`` returns its singular vectors with the signs fixed (each column of ``u``
+  has a non-negative first entry, ``vh``'s rows follow), since LAPACK builds choose them
+  differently (``mx.init.Orthogonal`` takes ``u`` or ``vh`` as the weight);
 - ``"random": "numpy"``: ``mx.nd.random.uniform`` / ``normal`` / ``randint`` called by the
   script also draw from numpy (one stream seeded once), for scripts that sample in Python
   (RBMs, MCMC);
@@ -86,6 +89,23 @@ def _name_seeded_initializers():
                              (mx.nd, kind)):
             if hasattr(module, name):
                 setattr(module, name, draw)
+
+
+def _fixed_sign_svd():
+    svd = np.linalg.svd
+
+    def fixed(a, full_matrices=True, compute_uv=True, *args, **kwargs):
+        result = svd(a, full_matrices, compute_uv, *args, **kwargs)
+        if not compute_uv:
+            return result
+        u, s, vh = result
+        k = min(u.shape[-1], vh.shape[-2])
+        signs = np.where(u[..., 0, :k] < 0, -1, 1).astype(u.dtype)
+        u, vh = u.copy(), vh.copy()
+        u[..., :k] *= signs[..., None, :]
+        vh[..., :k, :] *= signs[..., :, None]
+        return u, s, vh
+    np.linalg.svd = fixed
 
 
 def _accept_generated(filename, sha1_hash):
@@ -162,6 +182,7 @@ def main():
     mx.random.seed(0)
     _name_seeded_initializers()
     _use_generated_files()
+    _fixed_sign_svd()
     _no_plots()
     builtins.__mxex_display__ = _display
     if CASE.get('random') == 'numpy':

@@ -177,6 +177,33 @@ def _fusedrnn(mx):
     return out
 
 
+@_case(VALUES, 'orthogonal-drawn')
+def _orthogonal_drawn(mx):
+    """Orthogonal with ``mx.random.uniform`` / ``normal`` replaced by fixed numpy draws (as
+    scripts/examples/preamble.py replaces them): the matrix is MXNet's. The sign of each
+    singular vector is LAPACK's choice, which differs between numpy builds, so each vector
+    is given a positive first entry before the comparison."""
+    saved = mx.random.uniform, mx.random.normal
+    rng = np.random.RandomState(3)
+
+    def fixed(kind):
+        def draw(a, b, shape=None, **_):
+            return mx.nd.array(getattr(rng, kind)(a, b, shape).astype(np.float32))
+        return draw
+    mx.random.uniform, mx.random.normal = fixed('uniform'), fixed('normal')
+    def signed(init, shape):
+        flat = _filled(mx, init, 'c_weight', shape).reshape(shape[0], -1)
+        vectors = flat.T if flat.shape[0] >= flat.shape[1] else flat  # u or v
+        vectors *= np.where(vectors[:, :1] < 0, -1, 1).astype(np.float32)
+        return flat.reshape(shape)
+    try:
+        return {'tall': signed(mx.init.Orthogonal(), (64, 1, 5, 5)),
+                'wide': signed(mx.init.Orthogonal(scale=1), (9, 32, 3, 3)),
+                'normal': signed(mx.init.Orthogonal(0.5, 'normal'), (6, 6))}
+    finally:
+        mx.random.uniform, mx.random.normal = saved
+
+
 # ------------------------------------------------------------------------------ texts
 @_case(TEXTS, 'dumps')
 def _dumps(mx):
