@@ -38,7 +38,10 @@ def _mxnet_operators(names):
 
 @pytest.fixture(scope='module')
 def got(tmp_path_factory):
-    return profiler_names.run(mx, str(tmp_path_factory.mktemp('prof') / 'trace.json'))
+    yield profiler_names.run(mx, str(tmp_path_factory.mktemp('prof') / 'trace.json'))
+    # the profiler's configuration and statistics are process-wide: leave them as found
+    mx.profiler.dumps(reset=True)
+    mx.profiler.set_config(profile_all=False, aggregate_stats=False)
 
 
 @pytest.mark.parametrize('category', ['operator', 'Custom Operator'])
