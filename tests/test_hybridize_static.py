@@ -1,8 +1,7 @@
 """``hybridize(static_alloc=True, static_shape=True)`` under ``MXCOMPAT_COMPILE_STATIC=1``
 compiles the lowered graph with torch.compile (inductor): outputs, gradients, BatchNorm's moving statistics, grad_req 'add' /
 'null' and Trainer updates against real MXNet (the gluon_block and gluon_trainer fixtures),
-recompilation for a new input shape, Dropout's masks as uncompiled, and the fallback to the
-uncompiled graph where inductor cannot compile. Compiling takes seconds per graph: slow."""
+recompilation for a new input shape, and the fallback to the uncompiled graph where inductor cannot compile. Compiling takes seconds per graph: slow."""
 import warnings
 
 import numpy as np
@@ -124,47 +123,6 @@ def test_grad_req_add_and_null(static_trainer_nets):
     T._check(out, 'grad_req')
     T._check(out, 'grad_req-2ctx')
     T._check(out, 'constant')
-
-
-def _dropout_net():
-    nn = mx.gluon.nn
-    net = nn.HybridSequential()
-    with net.name_scope():
-        net.add(nn.Dense(6, in_units=5), nn.Dropout(0.5), nn.Dense(3, in_units=6))
-    net.initialize(mx.init.Uniform())
-    return net
-
-
-def _dropout_run(net, x):
-    outs = []
-    mx.random.seed(7)
-    for record in (True, False):
-        if record:
-            x.attach_grad()
-            with mx.autograd.record():
-                y = net(x)
-            y.backward()
-            outs += [y.asnumpy(), x.grad.asnumpy()]
-        with mx.autograd.train_mode():
-            outs.append(net(x).asnumpy())
-        with mx.autograd.record():
-            with mx.autograd.pause():
-                outs.append(net(x).asnumpy())
-    return outs
-
-
-def test_dropout_masks_as_uncompiled():
-    # MXNet's generator is not torch's, so no fixture can hold the masks: the claim is that
-    # compiling changes nothing, so the uncompiled graph is the reference here
-    x = mx.nd.array(np.random.RandomState(3).uniform(-1, 1, (4, 5)))
-    net = _dropout_net()
-    net.hybridize()
-    want = _dropout_run(net, x)
-    net.hybridize(**STATIC)
-    got = _dropout_run(net, x)
-    assert net._cached_op._compiled
-    for g, w in zip(got, want):
-        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6)
 
 
 def test_no_cxx_compiler_falls_back(tmp_path, monkeypatch):
