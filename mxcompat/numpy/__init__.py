@@ -45,6 +45,7 @@ gradients of integer arrays (torch differentiates floating-point tensors only).
 from . import random, linalg
 from .multiarray import *  # noqa: F401,F403
 from .multiarray import __all__ as _array_names
+from .multiarray import _npi as _internal  # MXNet's mx.nd.np._internal: the _npi_* operators
 from .utils import *  # noqa: F401,F403
 from .utils import __all__ as _util_names
 

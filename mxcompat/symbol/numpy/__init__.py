@@ -61,6 +61,7 @@ def _make_npi():
 
 
 _npi = _make_npi()
+_internal = _npi  # MXNet's mx.sym.np._internal: the _npi_* operators
 _SPACE = dict(vars(_ma))
 _SPACE.update(_npi=_npi, ndarray=_Symbol, NDArray=Symbol)
 _DATA_ONLY = frozenset(['ndarray', 'array', 'empty', 'empty_like', 'zeros_like', 'ones_like',
