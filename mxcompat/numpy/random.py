@@ -174,15 +174,27 @@ def multinomial(n, pvals, size=None, **kwargs):
 
 
 @set_module('mxnet.numpy.random')
-def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
-    """Draw samples from multivariate normal distributions of means ``mean`` (``(..., N)``)
-    and covariance matrices ``cov`` (``(..., N, N)``, symmetric positive-definite), broadcast
-    together; the output has shape ``size + broadcast(mean, cov[..., 0]).shape``.
-    ``check_valid`` and ``tol`` are not supported (NotImplementedError), as in MXNet."""
-    if check_valid is not None:
-        raise NotImplementedError('Parameter `check_valid` is not supported')
-    if tol is not None:
-        raise NotImplementedError('Parameter `tol` is not supported')
+def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):  # pylint: disable=unused-argument
+    """Draw samples from multivariate normal distributions.
+
+    Parameters
+    ----------
+    mean : ndarray
+        Means, of shape ``(..., N)``.
+    cov : ndarray
+        Covariance matrices (symmetric positive-definite), of shape ``(..., N, N)``,
+        broadcast with ``mean``.
+    size : int or tuple of ints, optional
+        Shape ahead of the broadcast shape of ``mean`` and ``cov[..., 0]``.
+    check_valid, tol : optional
+        Ignored, as MXNet's ``mx.np.random.multivariate_normal`` ignores them.
+
+    Returns
+    -------
+    out : ndarray
+        Samples of shape ``size + broadcast(mean, cov[..., 0]).shape``, drawn as MXNet 1.9.1
+        draws them (see :mod:`mxcompat.numpy_op_fallback`).
+    """
     return _npi.mvn_fallback(mean, cov, size=size)
 
 

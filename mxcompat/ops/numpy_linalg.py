@@ -105,6 +105,9 @@ def np_tensorsolve(a, b, a_axes):
 # ------------------------------------------------------------------------ eigenvalues
 def _eig_input(opname, a):
     """``a`` in the type the eigen-decompositions compute in: float64 for integers."""
+    if a.dim() < 2 or a.shape[-1] != a.shape[-2]:
+        raise MXNetError("%s: Input A's last two dimension must be equal, got shape %s"
+                         % (opname, tuple(a.shape)))
     if a.dtype in _FLOATS:
         return a
     if a.is_floating_point() or a.dtype is torch.bool:

@@ -14,11 +14,13 @@ Draws come from torch's generators (``mx.random.seed`` seeds them), so the numbe
 MXNet's while distributions, shapes, dtypes and checks are MXNet's: a parameter out of its
 domain raises ValueError with MXNet's message. Samples are reparameterised as MXNet's are:
 normal, logistic, gumbel, exponential, rayleigh, weibull and pareto samples are differentiable
-functions of their parameters (``loc + scale * noise``, ...), the others give zero gradients.
+functions of their parameters (``loc + scale * noise``, ...), the others give zero gradients
+(MXNet's MakeZeroGradNodes).
 """
 import torch
 
 from ..base import MXNetError, dtype_torch
+from .indexing import zero_grad_link
 from .random_ops import _dtype_kind, _device
 from .registry import register, REQUIRED, Float, FloatTuple, Bool, Shape, Any, Opt, Int
 
@@ -194,7 +196,8 @@ def _sampler(opname, pnames, draw, check, grad, batch, doc):
         cdtype = torch.float64 if out_dtype is torch.float64 else torch.float32
         device = arrays[0].device if arrays else _device(ctx)
         res = draw(*[_float(v, cdtype, grad) for v in values], shape, cdtype, device)
-        return res if res.dtype is out_dtype else res.to(out_dtype)
+        res = res if res.dtype is out_dtype else res.to(out_dtype)
+        return res if grad else zero_grad_link(res, *arrays)
     sample.__doc__ = doc
     sample.__name__ = opname
     return sample
@@ -252,7 +255,7 @@ def npi_bernoulli(*arrays, prob, logit, is_logit, size, ctx, dtype):
     p = torch.as_tensor(value, dtype=torch.float32, device=device)
     if is_logit:
         p = torch.sigmoid(p)
-    return (torch.rand(shape, device=device) < p).to(dtype_torch(dtype))
+    return zero_grad_link((torch.rand(shape, device=device) < p).to(dtype_torch(dtype)), *arrays)
 
 
 def _choice_rule(params):
