@@ -39,7 +39,7 @@ Design
 
 Not yet covered (raising NotImplementedError naming the MXNet API, through
 ``mxcompat/utils/mxnet_api.py``): the ``mx.np`` / ``mx.npx`` names not defined here (e.g.
-``histogram``, ``unique``, ``pad``, ``insert``/``delete``, most of ``np.random``), and
+``histogram``, ``unique``, ``pad``, ``insert``/``delete``), and
 gradients of integer arrays (torch differentiates floating-point tensors only).
 """
 from . import random, linalg

@@ -174,7 +174,8 @@ def multinomial(n, pvals, size=None, **kwargs):
 
 
 @set_module('mxnet.numpy.random')
-def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):  # pylint: disable=unused-argument
+def multivariate_normal(mean, cov, size=None, check_valid=None,  # pylint: disable=unused-argument
+                        tol=None):
     """Draw samples from multivariate normal distributions.
 
     Parameters

@@ -97,10 +97,14 @@ def _exp_noise(shape, cdtype, device):
 
 
 def _draw_uniform(low, high, shape, cdtype, device):
+    if type(low) is float and type(high) is float and low <= high:  # one kernel
+        return torch.empty(shape, dtype=cdtype, device=device).uniform_(low, high)
     return low + (high - low) * torch.rand(shape, dtype=cdtype, device=device)
 
 
 def _draw_normal(loc, scale, shape, cdtype, device):
+    if type(loc) is float and type(scale) is float:  # one kernel
+        return torch.empty(shape, dtype=cdtype, device=device).normal_(loc, scale)
     return loc + scale * torch.randn(shape, dtype=cdtype, device=device)
 
 
@@ -119,6 +123,8 @@ def _draw_gamma(shape_, scale, shape, cdtype, device):
 
 
 def _draw_exponential(scale, shape, cdtype, device):
+    if type(scale) is float and scale > 0:  # one kernel
+        return torch.empty(shape, dtype=cdtype, device=device).exponential_(1 / scale)
     return scale * _exp_noise(shape, cdtype, device)
 
 

@@ -272,7 +272,8 @@ for _dist, _pspecs, _sampler, _check, _doc in _DISTRIBUTIONS:
              differentiable=False)(_make_array_sampler(_dist, _pnames, _sampler, _doc))
 
 
-@register('_random_randint', inputs=(), aliases=('random_randint', '_npi_random_randint'), differentiable=False,
+@register('_random_randint', inputs=(), aliases=('random_randint', '_npi_random_randint'),
+          differentiable=False,
           params={'low': (Int, REQUIRED), 'high': (Int, REQUIRED), 'shape': (Shape, ()),
                   'ctx': (Any, ''), 'dtype': (_INT_DTYPE, None)})
 def random_randint(*, low, high, shape, ctx, dtype):
