@@ -216,7 +216,7 @@ def _register(name, pnames, draw, check, grad, has_dtype, doc, batch=False):
         params['dtype'] = (_REAL, 'float32')
     opname = '_npi_' + name
     register(opname, inputs=('*input',), input_rule=_input_rule(pnames), params=params,
-             differentiable=grad, merges=False, monitor_prefix='input')(
+             differentiable=grad, merges=False)(
         _sampler(opname, pnames, draw, check, grad, batch, doc))
 
 
@@ -241,7 +241,7 @@ def _bernoulli_rule(params):
 
 
 @register('_npi_bernoulli', inputs=('*input',), input_rule=_bernoulli_rule, merges=False,
-          differentiable=False, monitor_prefix='input',
+          differentiable=False,
           params={'prob': (Opt(Float), REQUIRED), 'logit': (Opt(Float), REQUIRED),
                   'is_logit': (Bool, REQUIRED), 'size': (Opt(Shape), None),
                   'ctx': (Any, 'cpu'), 'dtype': (_BERNOULLI_DTYPE, 'float32')})
@@ -269,7 +269,7 @@ def _choice_rule(params):
 
 
 @register('_npi_choice', inputs=('*input',), input_rule=_choice_rule, merges=False,
-          differentiable=False, monitor_prefix='input',
+          differentiable=False,
           params={'a': (Opt(Int), REQUIRED), 'size': (Opt(Shape), REQUIRED),
                   'ctx': (Any, 'cpu'), 'replace': (Bool, True), 'weighted': (Bool, False)})
 def npi_choice(*arrays, a, size, ctx, replace, weighted):
@@ -302,7 +302,7 @@ def _multinomial_rule(params):
 
 
 @register('_npi_multinomial', inputs=('*a',), input_rule=_multinomial_rule, merges=False,
-          differentiable=False,
+          differentiable=False, monitor_prefix='input',
           params={'n': (Int, REQUIRED), 'pvals': (Opt(FloatTuple), None),
                   'size': (Opt(Shape), None)})
 def npi_multinomial(*arrays, n, pvals, size):
