@@ -3,8 +3,11 @@ import numbers
 
 from ..util import set_module
 from .multiarray import _npi, sum as _sum, abs as _abs, max as _max, min as _min
+from . import fallback_linalg
+from .fallback_linalg import *  # noqa: F401,F403  (the functions below take precedence)
 
 __all__ = ['norm', 'svd', 'cholesky', 'inv', 'det', 'slogdet', 'solve', 'eigvalsh', 'eigh']
+__all__ += [n for n in fallback_linalg.__all__ if n not in __all__]
 
 
 @set_module('mxnet.numpy.linalg')

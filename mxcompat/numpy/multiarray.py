@@ -17,6 +17,8 @@ from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_ke
 from ..ndarray.register import make_function
 from ..ops import registry
 from ..util import set_module
+from . import fallback
+from .fallback import *  # noqa: F401,F403  (the functions below take precedence)
 
 __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', 'zeros_like',
            'ones_like', 'full_like', 'arange', 'eye', 'identity', 'linspace', 'shape',
@@ -40,6 +42,12 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'diagonal', 'diag', 'trace', 'repeat', 'roll', 'tile', 'rot90', 'moveaxis', 'sort',
            'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
            'outer', 'append', 'vdot']
+__all__ += [n for n in fallback.__all__ if n not in __all__]
+
+# {NumPy function: mx.np function} and {ufunc name: mx.np function} of the NumPy functions that
+# run as mx.np's own on mx.np arrays; filled by ``mxcompat.numpy_dispatch_protocol``
+_NUMPY_ARRAY_FUNCTION_DICT = {}
+_NUMPY_ARRAY_UFUNC_DICT = {}
 
 
 def _np_function(opname):
@@ -447,24 +455,25 @@ class ndarray(NDArray):
         NDArray.attach_grad(self, grad_req)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        """NumPy ufuncs on mx.np arrays: mx.np's function of the same name where there is
-        one, else NumPy's on copies (not inside ``autograd.record()``)."""
-        if method != '__call__':
-            return NotImplemented
+        """NumPy ufuncs on mx.np arrays: mx.np's function for the ufuncs MXNet dispatches
+        (``numpy_dispatch_protocol``), else NumPy's on copies (not inside
+        ``autograd.record()``)."""
         if 'out' in kwargs:
             out = kwargs['out']
             if len(out) != 1:
                 raise ValueError('The `out` parameter must have exactly one ndarray')
             kwargs['out'] = out[0]
-        fn = globals().get(ufunc.__name__)
-        if fn is not None and ufunc.__name__ in __all__:
+        if method != '__call__':
+            return NotImplemented
+        fn = _NUMPY_ARRAY_UFUNC_DICT.get(ufunc.__name__)
+        if fn is not None:
             return fn(*inputs, **kwargs)
         return _fallback(ufunc, ufunc.__name__, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
         """NumPy functions on mx.np arrays, as ``__array_ufunc__``."""
-        fn = globals().get(func.__name__)
-        if fn is not None and func.__name__ in __all__:
+        fn = _NUMPY_ARRAY_FUNCTION_DICT.get(func)
+        if fn is not None:
             if not builtins_all(issubclass(t, ndarray) for t in types):
                 return NotImplemented
             return fn(*args, **kwargs)
@@ -498,7 +507,8 @@ def _as_mx(out, ctx):
     if isinstance(out, _np.ndarray):
         return array(out, dtype=out.dtype, ctx=ctx)
     if isinstance(out, (list, tuple)):
-        return type(out)(_as_mx(o, ctx) for o in out)
+        items = [_as_mx(o, ctx) for o in out]
+        return type(out)(*items) if hasattr(out, '_fields') else type(out)(items)
     return out
 
 
@@ -986,9 +996,15 @@ def _split_outputs(outs):
     return [outs]
 
 
-def _split_args(indices_or_sections):
+def _split_args(indices_or_sections, size=None):
+    """The split entry's arguments; ``size`` (the length of the split axis) checks, as MXNet's
+    ``split`` and ``hsplit`` do, that ``n`` sections divide it equally."""
     if isinstance(indices_or_sections, numbers.Integral):
+        if size is not None and size % indices_or_sections:
+            raise ValueError('array split does not result in an equal division')
         return {'indices': (), 'sections': int(indices_or_sections)}
+    if not isinstance(indices_or_sections, (tuple, list, set)):
+        raise ValueError('indices_or_sections must be either int, or tuple / list / set of ints')
     return {'indices': (0,) + tuple(indices_or_sections), 'sections': 0}
 
 
@@ -996,7 +1012,7 @@ def _split_args(indices_or_sections):
 def split(ary, indices_or_sections, axis=0):
     """Split an array into equal sub-arrays (an int) or at the given indices (a list)."""
     return _split_outputs(_npi.split(ary, axis=axis, squeeze_axis=False,
-                                     **_split_args(indices_or_sections)))
+                                     **_split_args(indices_or_sections, ary.shape[axis])))
 
 
 @set_module('mxnet.numpy')
@@ -1012,21 +1028,25 @@ def array_split(ary, indices_or_sections, axis=0):
 @set_module('mxnet.numpy')
 def hsplit(ary, indices_or_sections):
     """Split an array into sub-arrays horizontally (column-wise)."""
-    return _split_outputs(_npi.hsplit(ary, axis=1, squeeze_axis=False,
-                                      **_split_args(indices_or_sections)))
+    return _split_outputs(_npi.hsplit(ary, axis=1, squeeze_axis=False, **_split_args(
+        indices_or_sections, ary.shape[1 if ary.ndim > 1 else 0])))
 
 
 @set_module('mxnet.numpy')
 def vsplit(ary, indices_or_sections):
     """Split an array into sub-arrays vertically (row-wise)."""
+    if ary.ndim < 2:
+        raise ValueError('vsplit only works on arrays of 2 or more dimensions')
     return split(ary, indices_or_sections, axis=0)
 
 
 @set_module('mxnet.numpy')
 def dsplit(ary, indices_or_sections):
     """Split an array into sub-arrays along the 3rd axis (depth)."""
+    if ary.ndim < 3:
+        raise ValueError('dsplit only works on arrays of 3 or more dimensions')
     return _split_outputs(_npi.dsplit(ary, axis=2, squeeze_axis=False,
-                                      **_split_args(indices_or_sections)))
+                                      **_split_args(indices_or_sections, ary.shape[2])))
 
 
 @set_module('mxnet.numpy')

@@ -679,7 +679,7 @@ def np_norm(data, ord, axis, keepdims, flag):  # pylint: disable=redefined-built
     if flag == 0:
         return torch.linalg.matrix_norm(x, ord=int(ord), dim=dim, keepdim=keepdims)
     if flag == 2:
-        return torch.linalg.matrix_norm(x, ord='nuc', dim=dim, keepdim=keepdims)
+        return torch.linalg.matrix_norm(x, ord='nuc', dim=dim or (-2, -1), keepdim=keepdims)
     if dim is None:
         out = torch.linalg.vector_norm(x.reshape(-1), ord=ord)
         return out.reshape((1,) * x.dim()) if keepdims else out
