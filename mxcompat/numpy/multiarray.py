@@ -998,7 +998,7 @@ def _split_outputs(outs):
 
 def _split_args(indices_or_sections, size=None):
     """The split entry's arguments; ``size`` (the length of the split axis) checks, as MXNet's
-    ``split`` and ``hsplit`` do, that ``n`` sections divide it equally."""
+    ``split`` does, that ``n`` sections divide it equally."""
     if isinstance(indices_or_sections, numbers.Integral):
         if size is not None and size % indices_or_sections:
             raise ValueError('array split does not result in an equal division')
@@ -1027,9 +1027,10 @@ def array_split(ary, indices_or_sections, axis=0):
 
 @set_module('mxnet.numpy')
 def hsplit(ary, indices_or_sections):
-    """Split an array into sub-arrays horizontally (column-wise)."""
-    return _split_outputs(_npi.hsplit(ary, axis=1, squeeze_axis=False, **_split_args(
-        indices_or_sections, ary.shape[1 if ary.ndim > 1 else 0])))
+    """Split an array into sub-arrays horizontally (column-wise); ``n`` sections need not
+    divide the columns equally (the first ones get one more, as in ``array_split``)."""
+    return _split_outputs(_npi.hsplit(ary, axis=1, squeeze_axis=False,
+                                      **_split_args(indices_or_sections)))
 
 
 @set_module('mxnet.numpy')

@@ -699,10 +699,10 @@ def _split(torch_axis):
             ax = torch_axis if torch_axis is not None else axis
         n = data.shape[ax]
         if sections > 0:
-            if n % sections:
+            if n % sections and torch_axis != 'h':  # hsplit divides as array_split does
                 raise MXNetError('split: array split does not result in an equal division '
                                  '(%d along axis %d into %d sections)' % (n, ax, sections))
-            bounds = [n // sections * k for k in range(sections)] + [n]
+            bounds = [n // sections * k + min(k, n % sections) for k in range(sections)] + [n]
         else:
             bounds = [min(i, n) for i in indices] + [n]
         parts = tuple(data.narrow(ax, b, max(e - b, 0)) for b, e in zip(bounds, bounds[1:]))
