@@ -10,6 +10,7 @@ import mxcompat as mx
 from scripts.fixture_writers import numpy_dispatch
 
 from conftest import FIXTURES
+from test_numpy_interface import assert_like_mxnet
 
 WANT = dict(onp.load(os.path.join(FIXTURES, 'numpy_dispatch', 'numpy_dispatch.npz')))
 _LISTS = ('fallback/all', 'fallback/linalg-all')
@@ -24,14 +25,7 @@ def _results():
 
 @pytest.mark.parametrize('key', sorted(k for k in WANT if k not in _LISTS))
 def test_numpy_dispatch(key):
-    got = _results()[key]
-    want = WANT[key]
-    assert got.shape == want.shape, (key, got.shape, want.shape)
-    assert got.dtype == want.dtype, (key, got.dtype, want.dtype)
-    if want.dtype.kind == 'f':
-        onp.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=key)
-    else:
-        onp.testing.assert_array_equal(got, want, err_msg=key)
+    assert_like_mxnet(key, _results()[key], WANT[key])
 
 
 def _numpy_has(module, name):

@@ -4,10 +4,12 @@ import numbers
 from ..util import set_module
 from .multiarray import _npi, sum as _sum, abs as _abs, max as _max, min as _min
 from . import fallback_linalg
-from .fallback_linalg import *  # noqa: F401,F403  (the functions below take precedence)
 
 __all__ = ['norm', 'svd', 'cholesky', 'inv', 'det', 'slogdet', 'solve', 'eigvalsh', 'eigh']
-__all__ += [n for n in fallback_linalg.__all__ if n not in __all__]
+# MXNet's fallback names that mx.np.linalg does not implement itself: NumPy's own functions
+_FALLBACK = [n for n in fallback_linalg.__all__ if n not in __all__]
+globals().update((n, getattr(fallback_linalg, n)) for n in _FALLBACK)
+__all__ += _FALLBACK
 
 
 @set_module('mxnet.numpy.linalg')

@@ -17,8 +17,6 @@ from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_ke
 from ..ndarray.register import make_function
 from ..ops import registry
 from ..util import set_module
-from . import fallback
-from .fallback import *  # noqa: F401,F403  (the functions below take precedence)
 
 __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', 'zeros_like',
            'ones_like', 'full_like', 'arange', 'eye', 'identity', 'linspace', 'shape',
@@ -42,7 +40,6 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'diagonal', 'diag', 'trace', 'repeat', 'roll', 'tile', 'rot90', 'moveaxis', 'sort',
            'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
            'outer', 'append', 'vdot']
-__all__ += [n for n in fallback.__all__ if n not in __all__]
 
 # {NumPy function: mx.np function} and {ufunc name: mx.np function} of the NumPy functions that
 # run as mx.np's own on mx.np arrays; filled by ``mxcompat.numpy_dispatch_protocol``

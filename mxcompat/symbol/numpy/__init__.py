@@ -99,8 +99,7 @@ for _name, _value in vars(_ma).items():
         _SPACE[_name] = _rebind(_value)
 _SPACE['_define_ufuncs'](_SPACE)
 for _name in _ma.__all__:
-    if _name not in _DATA_ONLY and \
-            getattr(_ma, _name) is not getattr(_ma.fallback, _name, None):  # NumPy's: data only
+    if _name not in _DATA_ONLY:
         globals()[_name] = _SPACE[_name]
         __all__.append(_name)
 
