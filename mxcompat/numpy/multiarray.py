@@ -478,6 +478,7 @@ class ndarray(NDArray):
 
 
 builtins_all, builtins_sum = all, sum  # the NumPy functions below shadow the builtins
+_Array = ndarray  # the array class (mx.sym.np runs these functions with ndarray = its _Symbol)
 _npi = _make_npi()
 
 
@@ -993,11 +994,11 @@ def _split_outputs(outs):
     return [outs]
 
 
-def _split_args(indices_or_sections, size=None):
-    """The split entry's arguments; ``size`` (the length of the split axis) checks, as MXNet's
-    ``split`` does, that ``n`` sections divide it equally."""
+def _split_args(indices_or_sections, ary=None, axis=0):
+    """The split entry's arguments; given ``ary``, checks as MXNet's ``split`` does that ``n``
+    sections divide its ``axis`` equally (an array's; a symbol's shape is not known yet)."""
     if isinstance(indices_or_sections, numbers.Integral):
-        if size is not None and size % indices_or_sections:
+        if isinstance(ary, _Array) and ary.shape[axis] % indices_or_sections:
             raise ValueError('array split does not result in an equal division')
         return {'indices': (), 'sections': int(indices_or_sections)}
     if not isinstance(indices_or_sections, (tuple, list, set)):
@@ -1009,7 +1010,7 @@ def _split_args(indices_or_sections, size=None):
 def split(ary, indices_or_sections, axis=0):
     """Split an array into equal sub-arrays (an int) or at the given indices (a list)."""
     return _split_outputs(_npi.split(ary, axis=axis, squeeze_axis=False,
-                                     **_split_args(indices_or_sections, ary.shape[axis])))
+                                     **_split_args(indices_or_sections, ary, axis)))
 
 
 @set_module('mxnet.numpy')
@@ -1033,7 +1034,7 @@ def hsplit(ary, indices_or_sections):
 @set_module('mxnet.numpy')
 def vsplit(ary, indices_or_sections):
     """Split an array into sub-arrays vertically (row-wise)."""
-    if ary.ndim < 2:
+    if isinstance(ary, _Array) and ary.ndim < 2:
         raise ValueError('vsplit only works on arrays of 2 or more dimensions')
     return split(ary, indices_or_sections, axis=0)
 
@@ -1041,10 +1042,10 @@ def vsplit(ary, indices_or_sections):
 @set_module('mxnet.numpy')
 def dsplit(ary, indices_or_sections):
     """Split an array into sub-arrays along the 3rd axis (depth)."""
-    if ary.ndim < 3:
+    if isinstance(ary, _Array) and ary.ndim < 3:
         raise ValueError('dsplit only works on arrays of 3 or more dimensions')
     return _split_outputs(_npi.dsplit(ary, axis=2, squeeze_axis=False,
-                                      **_split_args(indices_or_sections, ary.shape[2])))
+                                      **_split_args(indices_or_sections, ary, 2)))
 
 
 @set_module('mxnet.numpy')
