@@ -31,7 +31,7 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'logical_not', 'bitwise_not', 'invert', 'isnan', 'isinf', 'isfinite', 'isposinf',
            'isneginf', 'around', 'round', 'round_', 'clip',
            'sum', 'prod', 'max', 'min', 'amax', 'amin', 'mean', 'std', 'var', 'argmax',
-           'argmin', 'all', 'any', 'cumsum',
+           'argmin', 'all', 'any', 'sometrue', 'product', 'cumsum',
            'reshape', 'ravel', 'transpose', 'squeeze', 'expand_dims', 'concatenate', 'stack',
            'swapaxes', 'flip', 'broadcast_to', 'where', 'tril', 'copy', 'dot', 'matmul',
            'tensordot', 'einsum', 'shares_memory', 'may_share_memory',
@@ -787,6 +787,7 @@ def min(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-bu
 
 
 amax, amin = max, min
+product = prod
 
 
 @set_module('mxnet.numpy')
@@ -829,6 +830,12 @@ def all(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-bu
 def any(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
     """Whether any array element along a given axis evaluates to True."""
     return _npi.any(a, axis=_axis(axis), keepdims=keepdims, out=out)
+
+
+@set_module('mxnet.numpy')
+def sometrue(a, axis=None, keepdims=False, out=None):
+    """Whether any array element along a given axis evaluates to True (``any``)."""
+    return any(a, axis=axis, out=out, keepdims=keepdims)
 
 
 @set_module('mxnet.numpy')

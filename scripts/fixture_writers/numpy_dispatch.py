@@ -53,6 +53,9 @@ def _dispatch(mx, out):
     _put(mx, out, 'ufunc/sqrt-int', onp.sqrt(ai))
     _put(mx, out, 'ufunc/fabs-fallback', onp.fabs(a))
     _put(mx, out, 'ufunc/log1p-fallback', onp.log1p(onp.abs(a)))
+    _put(mx, out, 'np/sometrue', np.sometrue(a > 1, axis=1))
+    _put(mx, out, 'np/sometrue-keepdims', np.sometrue(ai, 0, True))
+    _put(mx, out, 'np/product', np.product(ai + 1, axis=0))
 
 
 def _fallback(mx, out):
