@@ -222,11 +222,11 @@ def np_prod(a, axis, dtype, keepdims, initial):
     """Product of array elements over given axes."""
     td = _reduce_dtype(a, dtype)
     out = a.to(td)
-    if axis is None:
-        out = torch.prod(out).reshape((1,) * a.dim() if keepdims else ())
+    if axis is None:  # dtype=td: torch would widen integers to int64
+        out = torch.prod(out, dtype=td).reshape((1,) * a.dim() if keepdims else ())
     else:
         for d in sorted((d % a.dim() for d in axis), reverse=True):
-            out = torch.prod(out, dim=d, keepdim=keepdims)
+            out = torch.prod(out, dim=d, keepdim=keepdims, dtype=td)
     return out if initial is None else out * initial
 
 

@@ -56,6 +56,11 @@ def _dispatch(mx, out):
     _put(mx, out, 'np/sometrue', np.sometrue(a > 1, axis=1))
     _put(mx, out, 'np/sometrue-keepdims', np.sometrue(ai, 0, True))
     _put(mx, out, 'np/product', np.product(ai + 1, axis=0))
+    for dt in ('int8', 'uint8', 'int32', 'bool'):  # integer reductions keep the input's type
+        small = np.array(onp.arange(1, 7).reshape(2, 3) % 3, dtype=dt)
+        _put(mx, out, 'np/prod-' + dt, np.prod(small, axis=0))
+        _put(mx, out, 'np/prod-all-' + dt, np.prod(small))
+        _put(mx, out, 'np/cumsum-' + dt, np.cumsum(small, axis=1))
 
 
 def _fallback(mx, out):
@@ -119,6 +124,8 @@ def _recorded_assignment(mx, out):
     out['setitem/np-int32-row-recorded'] = onp.array(_error(mx, _int_target(mx)))
     mx.npx.reset_np()
     try:
+        out['nd/cumsum-int32'] = mx.nd.cumsum(mx.nd.array([[1, 2], [3, 4]], dtype='int32'),
+                                              axis=0).asnumpy()
         out['setitem/nd-row-recorded'] = assign(mx.nd, 1, (3,), True)
         out['setitem/nd-row-constant'] = assign(mx.nd, 1, (3,), False)
         out['setitem/nd-all-recorded'] = assign(mx.nd, slice(None), (2, 3), True)
