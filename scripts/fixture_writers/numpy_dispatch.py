@@ -108,6 +108,20 @@ def _splits(mx, out):
     out['norm/nuc'] = np.linalg.norm(np.array(_data((3, 4), 'n')), 'nuc').asnumpy()
 
 
+def _hybrid_split(mx, out):
+    """split / vsplit / dsplit in a hybridized NumPy-mode block (traced on symbols)."""
+    class Split(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x):  # pylint: disable=arguments-differ
+            left, right = F.np.split(x, 2, axis=1)
+            top = F.np.vsplit(x, 2)[0]
+            front = F.np.dsplit(F.np.reshape(x, (4, 3, 2)), 2)[1]
+            return left * 2 + right, top, front
+    net = Split()
+    net.hybridize()
+    for k, result in enumerate(net(mx.np.array(_data((4, 6), 'hs')))):
+        out['hybrid-split/out-%d' % k] = result.asnumpy()
+
+
 def _recorded_assignment(mx, out):
     def assign(module, key, value_shape, attach):
         def fn():
@@ -148,10 +162,8 @@ def run(mx):
     out = {}
     mx.npx.set_np()
     try:
-        _dispatch(mx, out)
-        _fallback(mx, out)
-        _splits(mx, out)
-        _recorded_assignment(mx, out)
+        for part in (_dispatch, _fallback, _splits, _hybrid_split, _recorded_assignment):
+            part(mx, out)
     finally:
         mx.npx.reset_np()
     return out
