@@ -26,8 +26,12 @@ def _results():
 
 @pytest.mark.parametrize('key', sorted(WANT))
 def test_numpy_interface(key):
-    got = _results()[key]
-    want = WANT[key]
+    assert_like_mxnet(key, _results()[key], WANT[key])
+
+
+def assert_like_mxnet(key, got, want):
+    """``got`` (mxcompat's result for case ``key``) has the shape, dtype and values of
+    ``want`` (real MXNet's)."""
     assert got.shape == want.shape, (key, got.shape, want.shape)
     assert got.dtype == want.dtype, (key, got.dtype, want.dtype)
     if want.dtype.kind == 'f':

@@ -860,6 +860,11 @@ def _setitem(self, key, value, np_mode):
     _check_not_recording(t)
     if isinstance(value, NDArray):
         value = value._t
+        if value.requires_grad and _autograd_state.recording and not (
+                key is Ellipsis or not np_mode and type(key) is slice and key == slice(None)):
+            # MXNet records the assignment as an in-place operator, which it refuses
+            raise MXNetError('Check failed: AGInfo::IsNone(*output): Inplace operations (+=, '
+                             '-=, x[:]=, etc) are not supported when recording with autograd.')
         if value.dtype is not t.dtype:
             value = value.to(t.dtype)
     elif isinstance(value, np.generic):

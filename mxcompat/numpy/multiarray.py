@@ -31,7 +31,7 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'logical_not', 'bitwise_not', 'invert', 'isnan', 'isinf', 'isfinite', 'isposinf',
            'isneginf', 'around', 'round', 'round_', 'clip',
            'sum', 'prod', 'max', 'min', 'amax', 'amin', 'mean', 'std', 'var', 'argmax',
-           'argmin', 'all', 'any', 'cumsum',
+           'argmin', 'all', 'any', 'sometrue', 'product', 'cumsum',
            'reshape', 'ravel', 'transpose', 'squeeze', 'expand_dims', 'concatenate', 'stack',
            'swapaxes', 'flip', 'broadcast_to', 'where', 'tril', 'copy', 'dot', 'matmul',
            'tensordot', 'einsum', 'shares_memory', 'may_share_memory',
@@ -40,6 +40,11 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'diagonal', 'diag', 'trace', 'repeat', 'roll', 'tile', 'rot90', 'moveaxis', 'sort',
            'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
            'outer', 'append', 'vdot']
+
+# {NumPy function: mx.np function} and {ufunc name: mx.np function} of the NumPy functions that
+# run as mx.np's own on mx.np arrays; filled by ``mxcompat.numpy_dispatch_protocol``
+_NUMPY_ARRAY_FUNCTION_DICT = {}
+_NUMPY_ARRAY_UFUNC_DICT = {}
 
 
 def _np_function(opname):
@@ -447,24 +452,25 @@ class ndarray(NDArray):
         NDArray.attach_grad(self, grad_req)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        """NumPy ufuncs on mx.np arrays: mx.np's function of the same name where there is
-        one, else NumPy's on copies (not inside ``autograd.record()``)."""
-        if method != '__call__':
-            return NotImplemented
+        """NumPy ufuncs on mx.np arrays: mx.np's function for the ufuncs MXNet dispatches
+        (``numpy_dispatch_protocol``), else NumPy's on copies (not inside
+        ``autograd.record()``)."""
         if 'out' in kwargs:
             out = kwargs['out']
             if len(out) != 1:
                 raise ValueError('The `out` parameter must have exactly one ndarray')
             kwargs['out'] = out[0]
-        fn = globals().get(ufunc.__name__)
-        if fn is not None and ufunc.__name__ in __all__:
+        if method != '__call__':
+            return NotImplemented
+        fn = _NUMPY_ARRAY_UFUNC_DICT.get(ufunc.__name__)
+        if fn is not None:
             return fn(*inputs, **kwargs)
         return _fallback(ufunc, ufunc.__name__, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
         """NumPy functions on mx.np arrays, as ``__array_ufunc__``."""
-        fn = globals().get(func.__name__)
-        if fn is not None and func.__name__ in __all__:
+        fn = _NUMPY_ARRAY_FUNCTION_DICT.get(func)
+        if fn is not None:
             if not builtins_all(issubclass(t, ndarray) for t in types):
                 return NotImplemented
             return fn(*args, **kwargs)
@@ -472,6 +478,7 @@ class ndarray(NDArray):
 
 
 builtins_all, builtins_sum = all, sum  # the NumPy functions below shadow the builtins
+_Array = ndarray  # the array class (mx.sym.np runs these functions with ndarray = its _Symbol)
 _npi = _make_npi()
 
 
@@ -498,7 +505,8 @@ def _as_mx(out, ctx):
     if isinstance(out, _np.ndarray):
         return array(out, dtype=out.dtype, ctx=ctx)
     if isinstance(out, (list, tuple)):
-        return type(out)(_as_mx(o, ctx) for o in out)
+        items = [_as_mx(o, ctx) for o in out]
+        return type(out)(*items) if hasattr(out, '_fields') else type(out)(items)
     return out
 
 
@@ -779,6 +787,7 @@ def min(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-bu
 
 
 amax, amin = max, min
+product = prod
 
 
 @set_module('mxnet.numpy')
@@ -821,6 +830,12 @@ def all(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-bu
 def any(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
     """Whether any array element along a given axis evaluates to True."""
     return _npi.any(a, axis=_axis(axis), keepdims=keepdims, out=out)
+
+
+@set_module('mxnet.numpy')
+def sometrue(a, axis=None, keepdims=False, out=None):
+    """Whether any array element along a given axis evaluates to True (``any``)."""
+    return any(a, axis=axis, out=out, keepdims=keepdims)
 
 
 @set_module('mxnet.numpy')
@@ -986,9 +1001,15 @@ def _split_outputs(outs):
     return [outs]
 
 
-def _split_args(indices_or_sections):
+def _split_args(indices_or_sections, ary=None, axis=0):
+    """The split entry's arguments; given ``ary``, checks as MXNet's ``split`` does that ``n``
+    sections divide its ``axis`` equally (an array's; a symbol's shape is not known yet)."""
     if isinstance(indices_or_sections, numbers.Integral):
+        if isinstance(ary, _Array) and ary.shape[axis] % indices_or_sections:
+            raise ValueError('array split does not result in an equal division')
         return {'indices': (), 'sections': int(indices_or_sections)}
+    if not isinstance(indices_or_sections, (tuple, list, set)):
+        raise ValueError('indices_or_sections must be either int, or tuple / list / set of ints')
     return {'indices': (0,) + tuple(indices_or_sections), 'sections': 0}
 
 
@@ -996,7 +1017,7 @@ def _split_args(indices_or_sections):
 def split(ary, indices_or_sections, axis=0):
     """Split an array into equal sub-arrays (an int) or at the given indices (a list)."""
     return _split_outputs(_npi.split(ary, axis=axis, squeeze_axis=False,
-                                     **_split_args(indices_or_sections)))
+                                     **_split_args(indices_or_sections, ary, axis)))
 
 
 @set_module('mxnet.numpy')
@@ -1011,7 +1032,8 @@ def array_split(ary, indices_or_sections, axis=0):
 
 @set_module('mxnet.numpy')
 def hsplit(ary, indices_or_sections):
-    """Split an array into sub-arrays horizontally (column-wise)."""
+    """Split an array into sub-arrays horizontally (column-wise); ``n`` sections need not
+    divide the columns equally (the first ones get one more, as in ``array_split``)."""
     return _split_outputs(_npi.hsplit(ary, axis=1, squeeze_axis=False,
                                       **_split_args(indices_or_sections)))
 
@@ -1019,14 +1041,18 @@ def hsplit(ary, indices_or_sections):
 @set_module('mxnet.numpy')
 def vsplit(ary, indices_or_sections):
     """Split an array into sub-arrays vertically (row-wise)."""
+    if isinstance(ary, _Array) and ary.ndim < 2:
+        raise ValueError('vsplit only works on arrays of 2 or more dimensions')
     return split(ary, indices_or_sections, axis=0)
 
 
 @set_module('mxnet.numpy')
 def dsplit(ary, indices_or_sections):
     """Split an array into sub-arrays along the 3rd axis (depth)."""
+    if isinstance(ary, _Array) and ary.ndim < 3:
+        raise ValueError('dsplit only works on arrays of 3 or more dimensions')
     return _split_outputs(_npi.dsplit(ary, axis=2, squeeze_axis=False,
-                                      **_split_args(indices_or_sections)))
+                                      **_split_args(indices_or_sections, ary, 2)))
 
 
 @set_module('mxnet.numpy')

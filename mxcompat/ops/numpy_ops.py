@@ -222,11 +222,11 @@ def np_prod(a, axis, dtype, keepdims, initial):
     """Product of array elements over given axes."""
     td = _reduce_dtype(a, dtype)
     out = a.to(td)
-    if axis is None:
-        out = torch.prod(out).reshape((1,) * a.dim() if keepdims else ())
+    if axis is None:  # dtype=td: torch would widen integers to int64
+        out = torch.prod(out, dtype=td).reshape((1,) * a.dim() if keepdims else ())
     else:
         for d in sorted((d % a.dim() for d in axis), reverse=True):
-            out = torch.prod(out, dim=d, keepdim=keepdims)
+            out = torch.prod(out, dim=d, keepdim=keepdims, dtype=td)
     return out if initial is None else out * initial
 
 
@@ -636,10 +636,10 @@ def _split(torch_axis):
             ax = torch_axis if torch_axis is not None else axis
         n = data.shape[ax]
         if sections > 0:
-            if n % sections:
+            if n % sections and torch_axis != 'h':  # hsplit divides as array_split does
                 raise MXNetError('split: array split does not result in an equal division '
                                  '(%d along axis %d into %d sections)' % (n, ax, sections))
-            bounds = [n // sections * k for k in range(sections)] + [n]
+            bounds = [n // sections * k + min(k, n % sections) for k in range(sections)] + [n]
         else:
             bounds = [min(i, n) for i in indices] + [n]
         parts = tuple(data.narrow(ax, b, max(e - b, 0)) for b, e in zip(bounds, bounds[1:]))

@@ -351,5 +351,8 @@ def cumsum(a, *, axis, dtype):
     if axis is not None and not -x.dim() <= axis < max(x.dim(), 1):
         raise MXNetError('cumsum: axis %d is out of range for an array of %d dimensions'
                          % (axis, x.dim()))
-    return torch.cumsum(x, dim=0 if axis is None else axis,
-                        dtype=None if dtype is None else dtype_torch(dtype))
+    if dtype is not None:
+        td = dtype_torch(dtype)
+    else:  # the input's type (torch would widen integers to int64), int64 for bool
+        td = torch.int64 if x.dtype is torch.bool else x.dtype
+    return torch.cumsum(x, dim=0 if axis is None else axis, dtype=td)
