@@ -33,6 +33,7 @@ from ...base import MXNetError
 from ...context import Context
 from ...ndarray import NDArray
 from ...ndarray.ndarray import array, wrap
+from ...util import is_np_array
 
 __all__ = ['DataLoader']
 
@@ -85,15 +86,20 @@ def _from_numpy(data):
         return array(data, dtype=data.dtype)
 
 
+def _np_mode(batch):
+    """``batch`` as an ``mx.np.ndarray`` in NumPy mode (``npx.set_np()``), as MXNet gives."""
+    return batch.as_np_ndarray() if is_np_array() else batch
+
+
 def default_batchify_fn(data):
     """Collate data into batch: stack NDArrays, recurse into tuples, convert the rest with
     ``numpy.asarray`` (keeping its dtype)."""
     first = data[0]
     if isinstance(first, NDArray):
-        return wrap(_stack(data, False))
+        return _np_mode(wrap(_stack(data, False)))
     if isinstance(first, tuple):
         return [default_batchify_fn(i) for i in zip(*data)]
-    return _from_numpy(np.asarray(data))
+    return _np_mode(_from_numpy(np.asarray(data)))
 
 
 def default_mp_batchify_fn(data):
@@ -106,7 +112,7 @@ def default_mp_batchify_fn(data):
     else:
         out = _from_numpy(np.asarray(data))
     out._ctx = _CPU_SHARED
-    return out
+    return _np_mode(out)
 
 
 def _as_in_context(data, ctx):
