@@ -1664,9 +1664,10 @@ class HybridBlock(Block):
                 except MXNetError as err:
                     raise _error_naming_layer(self, err, (x,) + args) from err
                 if np_mode:
-                    if type(self).__module__.startswith(_PACKAGE):
-                        # mxcompat's layers call legacy operators: their outputs become mx.np
-                        # arrays, as MXNet's NumPy-aware layers give
+                    if type(self).hybrid_forward.__module__.startswith(_PACKAGE):
+                        # mxcompat's layers (and subclasses keeping their hybrid_forward) call
+                        # legacy operators: their outputs become mx.np arrays, as MXNet's
+                        # NumPy-aware layers give
                         out = _as_np_tree(out)
                     else:
                         _check_all_np_ndarrays(out)
