@@ -1,4 +1,5 @@
 import os
+import re
 import sys
 
 import pytest
@@ -7,6 +8,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, 'tests', 'fixtures')
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+_NUMBER = re.compile(r'-?\d+(?:\.\d+)?(?:e[-+]?\d+)?')
+
+
+def assert_same_printout(got, want, name):
+    """The same text, and the same numbers to rtol 1e-4 or one unit of the last digit
+    printed (a library's helpers round with '%.3f' and the like)."""
+    assert _NUMBER.sub('#', got) == _NUMBER.sub('#', want), '%s printed\n%s\nnot\n%s' % (
+        name, got, want)
+    for g, w in zip(_NUMBER.findall(got), _NUMBER.findall(want)):
+        digits = len(w.split('.')[1].split('e')[0]) if '.' in w else 0
+        assert abs(float(g) - float(w)) <= 1e-4 * abs(float(w)) + 1.01 * 10.0 ** -digits, \
+            '%s printed %s where MXNet printed %s' % (name, g, w)
 
 
 def pytest_addoption(parser):
