@@ -1899,6 +1899,9 @@ class SymbolBlock(HybridBlock):
         else:
             # the types come from the saved parameters
             inputs = [symbol.var(i) for i in input_names]
+        if is_np_array():  # a NumPy-semantics graph: mx.np.ndarray outputs, as in MXNet
+            sym = sym.as_np_ndarray()
+            inputs = [i.as_np_ndarray() for i in inputs]
         ret = SymbolBlock(sym, inputs)
         if param_file is not None:
             fileio.check_group(param_file, 'SymbolBlock.imports')
