@@ -467,11 +467,42 @@ def transformer(mx, d2l, inits, tmp):
     return out
 
 
+def multi_device(mx, d2l, inits, tmp):
+    """Ch. 12.1/12.6/13.1: a hybridized HybridSequential MLP under d2l.Benchmark; a small net
+    of d2l.Residual blocks on two contexts trained by train_ch13 (split_batch,
+    train_batch_ch13, evaluate_accuracy_gpus)."""
+    nn = mx.gluon.nn
+    mlp = nn.HybridSequential()
+    mlp.add(nn.Dense(16, activation='relu'), nn.Dense(8, activation='relu'), nn.Dense(2))
+    mlp.initialize(inits.Seeded())
+    x = _uniform(mx, 'multi/x', (3, 12))
+    out = {'mlp': mlp(x).asnumpy()}
+    mlp.hybridize()
+    with d2l.Benchmark('hybridized'):
+        out['mlp/hybridized'] = mlp(x).asnumpy()
+    net = nn.Sequential()
+    net.add(nn.Conv2D(8, kernel_size=3, padding=1), nn.BatchNorm(), nn.Activation('relu'),
+            d2l.Residual(8), d2l.Residual(16, use_1x1conv=True, strides=2),
+            nn.GlobalAvgPool2D(), nn.Dense(4))
+    devices = [mx.cpu(0), mx.cpu(1)]
+    net.initialize(inits.Seeded(), ctx=devices)
+    loader = mx.gluon.data.DataLoader
+    train_iter = loader(_classes(mx, 'd2l/multi/train', 20, (1, 8, 8), 4, 0.3), 4,
+                        shuffle=True)
+    test_iter = loader(_classes(mx, 'd2l/multi/test', 8, (1, 8, 8), 4, 0.3), 4)
+    trainer = mx.gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+    d2l.train_ch13(net, train_iter, test_iter, mx.gluon.loss.SoftmaxCrossEntropyLoss(),
+                   trainer, 2, devices)
+    for k, p in net.collect_params().items():
+        out['param/' + k] = p.data(devices[1]).asnumpy()
+    return out
+
+
 SCENARIOS = {f.__name__: f for f in (
     linear_regression, softmax_regression, lenet, rnn_scratch, rnn_gluon, seq2seq, attention,
-    transformer)}
+    transformer, multi_device)}
 
-_SPEED = re.compile(r'[0-9.]+( (?:examples|tokens)/sec)')
+_SPEED = re.compile(r'[0-9.]+( (?:examples|tokens)/sec)|(?<=: )[0-9.]+( sec)')
 
 
 def run(mx, name):
@@ -499,7 +530,8 @@ def run(mx, name):
         shutil.rmtree(tmp, ignore_errors=True)
         import matplotlib.pyplot as plt
         plt.close('all')
-    out['stdout'] = onp.array(_SPEED.sub(r'<n>\1', buf.getvalue()))
+    out['stdout'] = onp.array(_SPEED.sub(lambda m: '<n>' + (m.group(1) or m.group(2)),
+                                         buf.getvalue()))
     return out
 
 
