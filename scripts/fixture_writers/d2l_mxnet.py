@@ -498,9 +498,53 @@ def multi_device(mx, d2l, inits, tmp):
     return out
 
 
+def bert(mx, d2l, inits, tmp):
+    """Ch. 14.8/14.10: get_tokens_and_segments, BERTModel (BERTEncoder's learnable positional
+    embedding, MaskLM's gathered positions, NextSentencePred) and two SGD steps on
+    _get_batch_loss_bert's masked-LM and next-sentence losses (SGD: Adam would scale the
+    rounding noise in the key projections' biases, whose true gradient is 0, to its rate)."""
+    np = mx.np
+    vocab = d2l.Vocab([['the', 'time', 'traveller', 'was', 'here', 'now']],
+                      reserved_tokens=['<pad>', '<mask>', '<cls>', '<sep>'])
+    pairs = [(['the', 'time'], ['was', 'here', 'now']), (['traveller', 'was', 'here'], None)]
+    tokens, segments, valid_lens = [], [], []
+    for a, b in pairs:
+        t, seg = d2l.get_tokens_and_segments(a, b)
+        valid_lens.append(len(t))
+        tokens.append(vocab[t] + [vocab['<pad>']] * (8 - len(t)))
+        segments.append(seg + [0] * (8 - len(seg)))
+    print(tokens, segments)
+    tokens, segments = np.array(tokens, dtype='int32'), np.array(segments, dtype='int32')
+    valid_lens = np.array(valid_lens, dtype='float32')
+    pred_positions = np.array([[1, 5, 2], [6, 1, 5]])
+    mlm_weights = np.array([[1, 1, 0], [1, 1, 1]], dtype='float32')
+    mlm_Y = np.array([[4, 7, 5], [8, 6, 2]], dtype='int32')
+    nsp_y = np.array([1, 0], dtype='int32')
+    net = d2l.BERTModel(len(vocab), num_hiddens=16, ffn_num_hiddens=32, num_heads=2,
+                        num_layers=2, dropout=0, max_len=12)
+    net.initialize(inits.Seeded())
+    encoded, mlm_Y_hat, nsp_Y_hat = net(tokens, segments, valid_lens, pred_positions)
+    out = {'encoded': encoded.asnumpy(), 'mlm_Y_hat': mlm_Y_hat.asnumpy(),
+           'nsp_Y_hat': nsp_Y_hat.asnumpy()}
+    trainer = mx.gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.5})
+    loss = mx.gluon.loss.SoftmaxCELoss()
+    for step in range(2):
+        with mx.autograd.record():
+            mlm_ls, nsp_ls, ls = d2l._get_batch_loss_bert(
+                net, loss, len(vocab), [tokens], [segments], [valid_lens], [pred_positions],
+                [mlm_weights], [mlm_Y], [nsp_y])
+        for l in ls:
+            l.backward()
+        trainer.step(1)
+        out['mlm_loss%d' % step], out['nsp_loss%d' % step] = (mlm_ls[0].asnumpy(),
+                                                              nsp_ls[0].asnumpy())
+    out.update(_params(net))
+    return out
+
+
 SCENARIOS = {f.__name__: f for f in (
     linear_regression, softmax_regression, lenet, rnn_scratch, rnn_gluon, seq2seq, attention,
-    transformer, multi_device)}
+    transformer, multi_device, bert)}
 
 _SPEED = re.compile(r'[0-9.]+( (?:examples|tokens)/sec)|(?<=: )[0-9.]+( sec)')
 
