@@ -526,7 +526,7 @@ def bert(mx, d2l, inits, tmp):
     encoded, mlm_Y_hat, nsp_Y_hat = net(tokens, segments, valid_lens, pred_positions)
     out = {'encoded': encoded.asnumpy(), 'mlm_Y_hat': mlm_Y_hat.asnumpy(),
            'nsp_Y_hat': nsp_Y_hat.asnumpy()}
-    trainer = mx.gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.5})
+    trainer = mx.gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
     loss = mx.gluon.loss.SoftmaxCELoss()
     for step in range(2):
         with mx.autograd.record():
