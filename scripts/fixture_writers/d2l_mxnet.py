@@ -4,8 +4,8 @@ as real MXNet runs it.
 Each scenario runs under ``npx.set_np()``, as the book's notebooks do, and calls d2l's training
 helpers the way the book does, on tiny generated data, for a few steps. Every weight comes from
 a numpy generator seeded by the parameter's name (model_zoo.seeded): nets are initialised with
-_Seeded, and where d2l initialises them itself (``init.Xavier()`` in train_ch6 and
-train_seq2seq, ``init.Normal(0.01)`` in train_ch8) those initialisers are routed to _Seeded
+Seeded, and where d2l initialises them itself (``init.Xavier()`` in train_ch6 and
+train_seq2seq, ``init.Normal(0.01)`` in train_ch8) those initialisers are routed to Seeded
 for the scenario's duration; draws d2l takes from MXNet's generator (``d2l.normal`` in
 synthetic_data) are replaced by seeded NumPy draws, since MXNet's generator is not PyTorch's.
 Python's and NumPy's generators are seeded (DataLoader shuffling and d2l's sequence samplers
@@ -42,12 +42,14 @@ twinkled, and his usually pale face was flushed and animated.
 PAIRS = [('go .', 'va !'), ('hi .', 'salut !'), ('run !', 'cours !'), ('run !', 'courez !'),
          ('who ?', 'qui ?'), ('wow !', 'ca alors !'), ('i lost .', "j'ai perdu ."),
          ('i won .', "j'ai gagne ."), ('he ran .', 'il a couru .'), ('go now .', 'va !'),
-         ('i ran .', "j'ai couru ."), ('he won .', 'il a gagne .'), ('we won .', 'nous avons gagne .'),
-         ('we lost .', 'nous avons perdu .'), ('he lost .', 'il a perdu .'), ('hi !', 'salut !')]
+         ('i ran .', "j'ai couru ."), ('he won .', 'il a gagne .'),
+         ('we won .', 'nous avons gagne .'), ('we lost .', 'nous avons perdu .'),
+         ('he lost .', 'il a perdu .'), ('hi !', 'salut !')]
 
 
 class _Initializers:
-    """_Seeded, and the initializer classes d2l's helpers create, routed to it."""
+    """Seeded (an Initializer setting each parameter from model_zoo.seeded by its name), and
+    the initializer classes d2l's helpers create, routed to it."""
 
     def __init__(self, mx):
         class Seeded(mx.init.Initializer):
@@ -184,7 +186,7 @@ def softmax_regression(mx, d2l, inits, tmp):
 
 def lenet(mx, d2l, inits, tmp):
     """Ch. 6.6: a LeNet (sigmoid convolutions, average pooling) trained by train_ch6 on
-    generated images (its init.Xavier() routed to _Seeded); evaluate_accuracy_gpu, try_gpu."""
+    generated images (its init.Xavier() routed to Seeded); evaluate_accuracy_gpu, try_gpu."""
     nn = mx.gluon.nn
     net = nn.Sequential()
     net.add(nn.Conv2D(channels=4, kernel_size=5, padding=2, activation='sigmoid'),
@@ -260,7 +262,7 @@ def rnn_scratch(mx, d2l, inits, tmp):
 
 def rnn_gluon(mx, d2l, inits, tmp):
     """Ch. 8.6/9.1/9.2: RNNModel over rnn.RNN, rnn.GRU and rnn.LSTM trained by train_ch8 (its
-    init.Normal(0.01) routed to _Seeded)."""
+    init.Normal(0.01) routed to Seeded)."""
     train_iter, vocab = _time_machine(d2l, tmp, 2, 5)
     out = {}
     for kind in ('RNN', 'GRU', 'LSTM'):
@@ -339,7 +341,7 @@ def seq2seq(mx, d2l, inits, tmp):
     """Ch. 9.5/9.7/10.4: load_data_nmt (read_data_nmt, preprocess_nmt, tokenize_nmt,
     build_array_nmt, truncate_pad) on a generated fra-eng.zip; Seq2SeqEncoder with the book's
     Seq2SeqDecoder and Seq2SeqAttentionDecoder (AdditiveAttention) in an EncoderDecoder,
-    MaskedSoftmaxCELoss, train_seq2seq (init.Xavier() routed to _Seeded), predict_seq2seq,
+    MaskedSoftmaxCELoss, train_seq2seq (init.Xavier() routed to Seeded), predict_seq2seq,
     bleu."""
     data = os.path.join(tmp, 'data')
     os.makedirs(data)
