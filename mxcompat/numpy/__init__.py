@@ -20,8 +20,8 @@ Design
 * **One operator table.** Every ``mx.np`` function is a thin layer over a table entry: the
   NumPy-only operators are entries under MXNet's names (``_npi_add``, ``_npi_add_scalar``,
   ``_np_sum``, ``_npi_zeros``, ``_npx_reshape``, ... in ``mxcompat/ops/numpy_ops.py``), and the
-  ``npx`` operators are aliases on the legacy entries they share (``_npx_relu`` on ``relu``,
-  ``_npx_fully_connected`` on ``FullyConnected``). The generator that makes ``mx.nd`` makes
+  ``npx`` operators are aliases on the legacy entries they share (``_npx_fully_connected`` on
+  ``FullyConnected``). The generator that makes ``mx.nd`` makes
   the ``_npi`` namespace from those entries with ``ndarray`` results, so a symbol graph, the
   JSON loader and ``mx.np`` run the same implementation.
 * **Types.** Binary operators broadcast and promote as NumPy does (int with float gives the

@@ -11,7 +11,7 @@ import numpy as _np
 import torch
 
 from ..base import dtype_torch, dtype_np, torch_to_np_type
-from ..context import current_context
+from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
     _flip_negative_steps, _device_and_ctx, _on_ctx
 from ..ndarray.register import make_function
@@ -39,7 +39,7 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'row_stack', 'dstack', 'column_stack', 'atleast_1d', 'atleast_2d', 'atleast_3d',
            'diagonal', 'diag', 'trace', 'repeat', 'roll', 'tile', 'rot90', 'moveaxis', 'sort',
            'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
-           'outer', 'append', 'vdot']
+           'outer', 'append', 'vdot', 'broadcast_arrays', 'meshgrid']
 
 # {NumPy function: mx.np function} and {ufunc name: mx.np function} of the NumPy functions that
 # run as mx.np's own on mx.np arrays; filled by ``mxcompat.numpy_dispatch_protocol``
@@ -113,6 +113,26 @@ class ndarray(NDArray):
     def as_np_ndarray(self):
         """This array itself (it already has NumPy semantics)."""
         return self
+
+    def copyto(self, other):
+        """Copy the array to ``other``: an array of the same shape (returned), or a Context
+        (a new ``ndarray`` there)."""
+        if isinstance(other, Context):
+            return _wrap_on(self._t.detach().to(other.torch_device, copy=True), other)
+        return NDArray.copyto(self, other)
+
+    def as_in_ctx(self, ctx):
+        """Returns an array on the target device with the same value as this array: ``self``
+        where ``ctx`` is its context already, else a copy.
+
+        Parameters
+        ----------
+        ctx : Context
+            The target context.
+        """
+        if self.context == ctx:
+            return self
+        return self.copyto(ctx)
 
     def item(self, *args):
         """Copy an element of an array to a standard Python scalar and return it."""
@@ -1228,3 +1248,66 @@ def vdot(a, b):
 def append(arr, values, axis=None):  # pylint: disable=redefined-outer-name
     """Values appended to the end of an array (both flattened without ``axis``)."""
     return concatenate([arr, values], axis=axis)
+
+
+@set_module('mxnet.numpy')
+def broadcast_arrays(*args):
+    """Broadcast any number of arrays against each other.
+
+    Parameters
+    ----------
+    `*args` : a list of ndarrays
+        The arrays to broadcast.
+
+    Returns
+    -------
+    broadcasted : list of arrays
+        Each array broadcast to the common shape (the arrays themselves where they all have
+        that shape already).
+    """
+    try:
+        shape = tuple(torch.broadcast_shapes(*(tuple(a.shape) for a in args)))
+    except RuntimeError:
+        raise ValueError('operands could not be broadcast together with shapes %s'
+                         % ' '.join(str(a.shape) for a in args)) from None
+    if builtins_all(a.shape == shape for a in args):
+        return list(args)
+    return [broadcast_to(a, shape) for a in args]
+
+
+@set_module('mxnet.numpy')
+def meshgrid(*xi, **kwargs):
+    """Return coordinate matrices from coordinate vectors.
+
+    Parameters
+    ----------
+    x1, x2,..., xn : ndarrays
+        1-D arrays representing the coordinates of a grid.
+    indexing : {'xy', 'ij'}, optional
+        Cartesian ('xy', default) or matrix ('ij') indexing of output.
+    sparse : bool, optional
+        Only False (the default) is supported, as in MXNet.
+    copy : bool, optional
+        Only True (the default) is supported, as in MXNet.
+
+    Returns
+    -------
+    X1, X2,..., XN : list of ndarray
+        ``(N1, N2, ..., Nn)``-shaped arrays for indexing='ij', ``(N2, N1, ..., Nn)``-shaped
+        ones for indexing='xy'.
+    """
+    if not kwargs.pop('copy', True):
+        raise NotImplementedError('mx.np.meshgrid(copy=False) is not supported (nor by MXNet)')
+    if kwargs.pop('sparse', False):
+        raise NotImplementedError('mx.np.meshgrid(sparse=True) is not supported (nor by MXNet)')
+    indexing = kwargs.pop('indexing', 'xy')
+    if kwargs:
+        raise TypeError("meshgrid() got an unexpected keyword argument '%s'" % list(kwargs)[0])
+    if indexing not in ('xy', 'ij'):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    unit = (1,) * len(xi)
+    out = [x.reshape(unit[:i] + (-1,) + unit[i + 1:]) for i, x in enumerate(xi)]
+    if indexing == 'xy' and len(xi) > 1:  # the first two axes swapped
+        out[0] = out[0].reshape((1, -1) + unit[2:])
+        out[1] = out[1].reshape((-1, 1) + unit[2:])
+    return broadcast_arrays(*out)
