@@ -24,8 +24,10 @@ switches below. The preamble only patches MXNet's public Python API, identically
   script, or by MXNet's Python modules that import them by name (the SGLD optimizer's noise,
   ``nd.contrib.rand_zipfian``), also draw from numpy (one stream seeded once), for scripts that
   sample in Python (RBMs, MCMC);
-- ``"stop"``: a regex; the run ends (exit status 0) once a printed line matches it, for
-  scripts whose remaining work only draws pictures (which the harness does not compare).
+- ``"stop"``: a regex; the run ends (exit status 0) once a line printed or logged (stdout or
+  stderr) matches it, for scripts whose remaining work only draws pictures (which the harness
+  does not compare), or that have no flag to cut their iterations (the match names the first
+  report not wanted, e.g. ``Epoch\[1\]``).
 """
 import builtins
 import json
@@ -174,7 +176,8 @@ def _display(value):
 
 
 class _StopAt:
-    """stdout that ends the process once a written line matches ``pattern``."""
+    """A stream (stdout, stderr) that ends the process once a written line matches
+    ``pattern``."""
 
     def __init__(self, stream, pattern):
         self._stream, self._pattern = stream, re.compile(pattern)
@@ -182,7 +185,7 @@ class _StopAt:
     def write(self, text):
         self._stream.write(text)
         if self._pattern.search(text):
-            self._stream.flush()
+            sys.stdout.flush()
             sys.stderr.flush()
             os._exit(0)
         return len(text)
@@ -205,6 +208,7 @@ def main():
         _draw_from_numpy(draws)
     if CASE.get('stop'):
         sys.stdout = _StopAt(sys.stdout, CASE['stop'])
+        sys.stderr = _StopAt(sys.stderr, CASE['stop'])
     script = os.path.abspath(CASE['script'])
     sys.argv = [script] + list(CASE.get('args', ()))
     sys.path[0] = os.path.dirname(script)
