@@ -18,7 +18,7 @@ import numpy as np
 import torch
 
 from ..base import MXNetError, dtype_torch
-from .ndarray import NDArray, _device_and_ctx, _tensor_from_source
+from .ndarray import NDArray, _device_and_ctx, _tensor_from_source, zeros as _dense_zeros
 
 __all__ = ['csr_matrix', 'row_sparse_array', 'CSRNDArray', 'RowSparseNDArray', 'BaseSparseNDArray',
            'zeros', 'empty', 'array']
@@ -214,27 +214,15 @@ def zeros(stype, shape, ctx=None, dtype=None, **kwargs):
     dtype : str or numpy.dtype, optional
         The value type (default ``float32``).
     """
-    from .ndarray import zeros as dense_zeros
     if stype in (None, 'default'):
-        return dense_zeros(shape, ctx, dtype, **kwargs)
-    dense = dense_zeros(shape, ctx, np.float32 if dtype is None else dtype)
+        return _dense_zeros(shape, ctx, dtype, **kwargs)
+    dense = _dense_zeros(shape, ctx, np.float32 if dtype is None else dtype)
     return _wrap(stype, dense._t, dense.context)
 
 
 def empty(stype, shape, ctx=None, dtype=None):
-    """Returns a new array of the given storage type and shape (its values are zeros).
-
-    Parameters
-    ----------
-    stype : str
-        ``'csr'``, ``'row_sparse'`` or ``'default'``.
-    shape : int or tuple of int
-        The shape of the array.
-    ctx : Context, optional
-        Device context (default is the current default context).
-    dtype : str or numpy.dtype, optional
-        The value type (default ``float32``).
-    """
+    """Returns a new array of the given storage type and shape: an empty sparse array holds
+    no values, so this is :func:`zeros` (whose parameters it takes)."""
     return zeros(stype, shape, ctx, dtype)
 
 
