@@ -3,7 +3,8 @@ parts, from dense arrays and as zeros (their ``data``/``indices``/``indptr``, va
 storage types), copies keeping the storage type, NDArrayIter over CSR data (its batches and
 its refusal of ``last_batch_handle='pad'``), and a Module whose variables are ``csr`` and
 ``row_sparse`` (the storage types of its bound arrays and initialised parameters, and its
-forward output). The same ``run(mx)`` executes under mxcompat in tests/test_sparse_storage.py.
+forward output), and a kvstore's pull and row_sparse_pull of a row_sparse value. The same
+``run(mx)`` executes under mxcompat in tests/test_sparse_storage.py.
 """
 import os
 
@@ -66,6 +67,26 @@ def run(mx):
     mod.set_params({'v': mx.nd.array([[1.], [-2.], [0.5], [3.]]).tostype('row_sparse')}, {})
     mod.forward(next(it), is_train=False)
     out['module/output'] = mod.get_outputs()[0].asnumpy()
+
+    # a kvstore holding a row_sparse value: pull ignores row_sparse outputs unless told not to,
+    # row_sparse_pull gives the requested rows (zeros elsewhere), one row_ids per output
+    kv = mx.kv.create('local')
+    kv.init('w', mx.nd.array(np.arange(12).reshape(4, 3) + 1.).tostype('row_sparse'))
+    got = mx.nd.ones((4, 3)).tostype('row_sparse')
+    kv.pull('w', out=got)
+    out['kv/pull-ignored'] = got.asnumpy()
+    kv.pull('w', out=got, ignore_sparse=False)
+    out['kv/pull'] = got.asnumpy()
+    got = sp.zeros('row_sparse', (4, 3))
+    kv.row_sparse_pull('w', out=got, row_ids=mx.nd.array([2, 0, 2], dtype='int64'))
+    out['kv/rows'] = got.asnumpy()
+    out['kv/rows-indices'] = got.indices.asnumpy()
+    outs = [sp.zeros('row_sparse', (4, 3)), sp.zeros('row_sparse', (4, 3), ctx=mx.cpu(1))]
+    kv.row_sparse_pull('w', out=outs, row_ids=[mx.nd.array([1]), mx.nd.array([3])])
+    out['kv/rows-per-device'] = np.stack([o.asnumpy() for o in outs])
+    kv.push('w', mx.nd.ones((4, 3)).tostype('row_sparse'))
+    kv.row_sparse_pull('w', out=got, row_ids=mx.nd.array([0, 1, 2, 3]))
+    out['kv/rows-after-push'] = got.asnumpy()
     return out
 
 
