@@ -8,7 +8,7 @@ from .. import context as ctx
 from .. import ndarray as nd
 from ..base import MXNetError, DTYPE_MX_TO_NP, mx_real_t
 from ..io import DataDesc
-from ..ndarray.ndarray import _STORAGE_TYPE_ID_TO_STR
+from ..ndarray.sparse import _var_storage_types
 from ..executor_manager import _split_input_slice
 
 __all__ = ['DataParallelExecutorGroup']
@@ -565,8 +565,7 @@ class DataParallelExecutorGroup(object):
                 return context
             return group2ctx[group]
 
-        stypes = {name: _STORAGE_TYPE_ID_TO_STR[int(attrs['__storage_type__'])]
-                  for name, attrs in attr_dict.items() if '__storage_type__' in attrs}
+        stypes = _var_storage_types(attr_dict)
         arg_shapes, _, aux_shapes = self.symbol.infer_shape(**input_shapes)
         if arg_shapes is None:
             raise MXNetError('Module.bind: cannot infer the shapes of all arguments from %s'

@@ -18,7 +18,8 @@ import numpy as np
 import torch
 
 from ..base import MXNetError, dtype_torch
-from .ndarray import NDArray, _device_and_ctx, _tensor_from_source, zeros as _dense_zeros
+from .ndarray import (NDArray, _device_and_ctx, _tensor_from_source, zeros as _dense_zeros,
+                      _STORAGE_TYPE_ID_TO_STR)
 
 __all__ = ['csr_matrix', 'row_sparse_array', 'CSRNDArray', 'RowSparseNDArray', 'BaseSparseNDArray',
            'zeros', 'empty', 'array']
@@ -185,6 +186,15 @@ def _wrap(stype, t, ctx):
     out._ctx = ctx if ctx.device_typeid != 2 and (ctx.device_id, ctx.device_typeid) != (0, 1) \
         else None
     return out
+
+
+def _var_storage_types(attr_dict, stype_dict=None):
+    """{variable name: storage type} of the variables of a symbol's ``attr_dict()`` declared
+    with ``stype`` (``sym.var(stype=)``), updated with ``stype_dict``."""
+    stypes = {name: _STORAGE_TYPE_ID_TO_STR[int(attrs['__storage_type__'])]
+              for name, attrs in attr_dict.items() if '__storage_type__' in attrs}
+    stypes.update(stype_dict or {})
+    return stypes
 
 
 def _as_dense(stype, source, ctx, dtype):

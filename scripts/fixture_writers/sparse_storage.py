@@ -3,8 +3,8 @@ parts, from dense arrays and as zeros (their ``data``/``indices``/``indptr``, va
 storage types), copies keeping the storage type, NDArrayIter over CSR data (its batches and
 its refusal of ``last_batch_handle='pad'``), and a Module whose variables are ``csr`` and
 ``row_sparse`` (the storage types of its bound arrays and initialised parameters, and its
-forward output), and a kvstore's pull and row_sparse_pull of a row_sparse value. The same
-``run(mx)`` executes under mxcompat in tests/test_sparse_storage.py.
+forward output), simple_bind's arrays, and a kvstore's pull and row_sparse_pull of a
+row_sparse value. The same ``run(mx)`` executes under mxcompat in tests/test_sparse_storage.py.
 """
 import os
 
@@ -67,6 +67,13 @@ def run(mx):
     mod.set_params({'v': mx.nd.array([[1.], [-2.], [0.5], [3.]]).tostype('row_sparse')}, {})
     mod.forward(next(it), is_train=False)
     out['module/output'] = mod.get_outputs()[0].asnumpy()
+
+    # simple_bind allocates arguments by the variables' stype and stype_dict
+    net = mx.sym.dot(mx.sym.var('data', stype='csr'), mx.sym.var('w'))
+    ex = net.simple_bind(mx.cpu(), data=(3, 4), w=(4, 2))
+    out['simple_bind/arg-stypes'] = np.array([a.stype for a in ex.arg_arrays])
+    ex = net.simple_bind(mx.cpu(), data=(3, 4), w=(4, 2), stype_dict={'w': 'row_sparse'})
+    out['simple_bind/stype_dict'] = np.array([a.stype for a in ex.arg_arrays])
 
     # a kvstore holding a row_sparse value: pull ignores row_sparse outputs unless told not to,
     # row_sparse_pull gives the requested rows (zeros elsewhere), one row_ids per output
