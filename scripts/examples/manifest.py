@@ -107,7 +107,7 @@ CASES = [
     # iteration 100000; -d 0 -l 2 fails on MXNet 1.9.1 (mx.random.uniform(-6, 6, shape,
     # mx.cpu()) passes the context as dtype), -d 0 -l 1 and -l 3 and -d 2 report after 10**5
     # iterations or more. 2000 iterations took 73-163 s under MXNet, 139-434 s under mxcompat
-    # on a shared 2-core machine (most of it the same numpy draws on both sides)
+    # on a shared 2-core machine (a quarter of it numpy drawing the SGLD noise)
     dict(name='bayesian-methods_bdk_demo_mnist', script='example/bayesian-methods/bdk_demo.py',
          args=['-d', '1', '-l', '2', '-t', '500'], random='numpy',
          data=[dict(gen='mnist_npz', dest='mnist.npz', label_noise=0.4)],
