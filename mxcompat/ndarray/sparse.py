@@ -236,10 +236,15 @@ def empty(stype, shape, ctx=None, dtype=None):
     return zeros(stype, shape, ctx, dtype)
 
 
-def _shape_of(arg, shape):
+def _shape_of(arg):
+    """``arg`` as a shape when it is a tuple of ints (an empty array's shape), else None."""
     if isinstance(arg, tuple) and arg and all(isinstance(n, (int, np.integer)) for n in arg):
         return tuple(int(n) for n in arg)
     return None
+
+
+def _numpy(a):
+    return np.asarray(a.asnumpy() if isinstance(a, NDArray) else a)
 
 
 def _scipy_dense(arg):
@@ -264,15 +269,14 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
     dtype : str or numpy.dtype, optional
         The value type (default: the source's, else ``float32``).
     """
-    empty_shape = _shape_of(arg1, shape)
+    empty_shape = _shape_of(arg1)
     if empty_shape is not None:
         if len(empty_shape) != 2:
             raise MXNetError('csr_matrix: an empty csr array needs a 2-D shape, got %s'
                              % (empty_shape,))
         return zeros('csr', empty_shape, ctx, dtype)
     if isinstance(arg1, tuple) and len(arg1) == 3:
-        data, indices, indptr = (np.asarray(a.asnumpy() if isinstance(a, NDArray) else a)
-                                 for a in arg1)
+        data, indices, indptr = (_numpy(a) for a in arg1)
         if not isinstance(arg1[0], (NDArray, np.ndarray)):
             data = data.astype(np.float32)
         indptr = indptr.astype(np.int64)
@@ -287,9 +291,8 @@ def csr_matrix(arg1, shape=None, ctx=None, dtype=None):
         return csr_matrix((data, (rows, indices)), shape, ctx, dtype)
     if isinstance(arg1, tuple) and len(arg1) == 2 and isinstance(arg1[1], tuple):
         data, (row, col) = arg1
-        data = np.asarray(data.asnumpy() if isinstance(data, NDArray) else data)
-        row, col = (np.asarray(a.asnumpy() if isinstance(a, NDArray) else a).astype(np.int64)
-                    for a in (row, col))
+        data = _numpy(data)
+        row, col = (_numpy(a).astype(np.int64) for a in (row, col))
         if shape is None:
             shape = (int(row.max()) + 1, int(col.max()) + 1)
         if row.size and (row.min() < 0 or col.min() < 0 or row.max() >= shape[0]
@@ -317,12 +320,11 @@ def row_sparse_array(arg1, shape=None, ctx=None, dtype=None):
     dtype : str or numpy.dtype, optional
         The value type (default: the source's, else ``float32``).
     """
-    empty_shape = _shape_of(arg1, shape)
+    empty_shape = _shape_of(arg1)
     if empty_shape is not None:
         return zeros('row_sparse', empty_shape, ctx, dtype)
     if isinstance(arg1, tuple) and len(arg1) == 2:
-        data, indices = (np.asarray(a.asnumpy() if isinstance(a, NDArray) else a)
-                         for a in arg1)
+        data, indices = (_numpy(a) for a in arg1)
         if not isinstance(arg1[0], (NDArray, np.ndarray)):
             data = data.astype(np.float32)
         indices = indices.astype(np.int64).reshape(-1)
