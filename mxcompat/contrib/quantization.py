@@ -13,7 +13,6 @@ the model's parameters.
 """
 import numpy as np
 
-from ..context import cpu
 
 __all__ = ['combine_histogram', 'quantize_model', 'quantize_model_mkldnn', 'quantize_graph',
            'calib_graph', 'quantize_net_v2', 'quantize_net']
@@ -54,68 +53,47 @@ def combine_histogram(old_hist, arr, new_min, new_max, new_th):
 
 
 def _needs_mxnet(name):
-    raise NotImplementedError(
-        'mxnet.contrib.quantization.%s is not supported by mxcompat: it runs MXNet\'s C++ '
-        'quantization and oneDNN fusion passes. Quantize the model with MXNet 1.9.1 and load '
-        'its -symbol.json (mxcompat runs int8 graphs), or quantize with torch.ao.quantization'
-        % name)
+    return ('mxnet.contrib.quantization.%s is not supported by mxcompat: it runs MXNet\'s C++ '
+            'quantization and oneDNN fusion passes. Quantize the model with MXNet 1.9.1 and '
+            'load its -symbol.json (mxcompat runs int8 graphs), or quantize with '
+            'torch.ao.quantization' % name)
 
 
-def quantize_model(sym, arg_params, aux_params, data_names=('data',),
-                   label_names=('softmax_label',), ctx=cpu(), excluded_sym_names=None,
-                   excluded_op_names=None, calib_mode='entropy', calib_data=None,
-                   num_calib_examples=None, quantized_dtype='int8', quantize_mode='smart',
-                   quantize_granularity='tensor-wise', logger=None):
+def quantize_model(*args, **kwargs):
     """User-level API for generating a quantized model from a FP32 model w/ or w/o
     calibration (not supported by mxcompat: raises NotImplementedError)."""
-    _needs_mxnet('quantize_model')
+    raise NotImplementedError(_needs_mxnet('quantize_model'))
 
 
-def quantize_model_mkldnn(sym, arg_params, aux_params, data_names=('data',),
-                          label_names=('softmax_label',), ctx=cpu(), excluded_sym_names=None,
-                          excluded_op_names=None, calib_mode='entropy', calib_data=None,
-                          num_calib_examples=None, quantized_dtype='int8',
-                          quantize_mode='smart', quantize_granularity='tensor-wise',
-                          logger=None):
+def quantize_model_mkldnn(*args, **kwargs):
     """User-level API for generating a fusion + quantized model from a FP32 model w/ or w/o
     calibration with Intel MKL-DNN (not supported by mxcompat: raises
     NotImplementedError)."""
-    _needs_mxnet('quantize_model_mkldnn')
+    raise NotImplementedError(_needs_mxnet('quantize_model_mkldnn'))
 
 
-def quantize_graph(sym, arg_params, aux_params, ctx=cpu(), excluded_sym_names=None,
-                   excluded_op_names=None, calib_mode='entropy', quantized_dtype='int8',
-                   quantize_mode='full', quantize_granularity='tensor-wise',
-                   LayerOutputCollector=None, logger=None):
+def quantize_graph(*args, **kwargs):
     """User-level API for generating a quantized model from a FP32 model w/o calibration
     and a collector for naive or entropy calibration (not supported by mxcompat: raises
     NotImplementedError)."""
-    _needs_mxnet('quantize_graph')
+    raise NotImplementedError(_needs_mxnet('quantize_graph'))
 
 
-def calib_graph(qsym, arg_params, aux_params, collector, calib_mode='entropy',
-                quantized_dtype='int8', logger=None):
+def calib_graph(*args, **kwargs):
     """User-level API for calibrating a quantized model using a filled collector (not
     supported by mxcompat: raises NotImplementedError)."""
-    _needs_mxnet('calib_graph')
+    raise NotImplementedError(_needs_mxnet('calib_graph'))
 
 
-def quantize_net_v2(network, quantized_dtype='auto', quantize_mode='full',
-                    quantize_granularity='tensor-wise', exclude_layers=None,
-                    exclude_layers_match=None, exclude_operators=None, calib_data=None,
-                    data_shapes=None, calib_mode='none', num_calib_examples=None, ctx=cpu(),
-                    LayerOutputCollector=None, logger=None):
+def quantize_net_v2(*args, **kwargs):
     """User-level API for Gluon users to generate a quantized SymbolBlock from a FP32
     HybridBlock w/ or w/o calibration (not supported by mxcompat: raises
     NotImplementedError)."""
-    _needs_mxnet('quantize_net_v2')
+    raise NotImplementedError(_needs_mxnet('quantize_net_v2'))
 
 
-def quantize_net(network, quantized_dtype='auto', quantize_mode='full', exclude_layers=None,
-                 exclude_layers_match=None, exclude_operators=None, calib_data=None,
-                 data_shapes=None, calib_mode='none', num_calib_examples=None, ctx=cpu(),
-                 logger=None):
+def quantize_net(*args, **kwargs):
     """User-level API for Gluon users to generate a quantized SymbolBlock from a FP32
     HybridBlock w/ or w/o calibration (not supported by mxcompat: raises
     NotImplementedError)."""
-    _needs_mxnet('quantize_net')
+    raise NotImplementedError(_needs_mxnet('quantize_net'))
