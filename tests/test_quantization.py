@@ -1,7 +1,8 @@
 """MXNet 1.9.1's int8 inference graphs (oneDNN) against real MXNet: a network quantized by
 MXNet's ``quantize_net`` (``_contrib_quantize_v2``, ``_sg_mkldnn_conv`` with folded BatchNorm,
 ReLU and residual sum, ``_contrib_quantized_pooling``, ``_contrib_dequantize``) loaded from
-MXNet's symbol file, every node's outputs compared; ``combine_histogram``; the quantization
+MXNet's symbol file, every node's outputs compared; the float32 graph of MXNet's oneDNN fusion
+pass; ``combine_histogram``; the quantization
 flow itself raising NotImplementedError. Expected values were written by
 scripts/fixture_writers/quantization.py under real MXNet."""
 import os
@@ -17,15 +18,15 @@ from conftest import FIXTURES
 
 DIR = os.path.join(FIXTURES, 'quantization')
 WANT = dict(np.load(os.path.join(DIR, 'quantization.npz')))
-NODES = sorted(k for k in WANT if not k.startswith('hist/'))
-_GOT = []
+NODES = sorted(k for k in WANT if not k.startswith(('hist/', 'float/')))
+_GOT = {}
 
 
-def _nodes():
-    if not _GOT:
-        with open(os.path.join(DIR, 'qnet-symbol.json')) as f:
-            _GOT.append(writer.run(mx, f.read()))
-    return _GOT[0]
+def _nodes(graph='qnet'):
+    if graph not in _GOT:
+        with open(os.path.join(DIR, graph + '-symbol.json')) as f:
+            _GOT[graph] = writer.run(mx, f.read())
+    return _GOT[graph]
 
 
 @pytest.mark.parametrize('key', NODES)
@@ -54,6 +55,14 @@ def test_int8_graph_output_types():
     summed = got['quantized_sg_mkldnn_conv_bn_add_act_2_output']
     assert summed.dtype == np.uint8 and summed.max() <= 127
     assert WANT['quantized_sg_mkldnn_conv_bn_add_act_2_output'].max() == 127
+
+
+@pytest.mark.parametrize('key', sorted(k[len('float/'):] for k in WANT
+                                        if k.startswith('float/')))
+def test_fused_float_graph_node(key):
+    # MXNet's oneDNN fusion of the same network in float32 (BatchNorm folded into the weights)
+    np.testing.assert_allclose(_nodes('fused')[key], WANT['float/' + key], rtol=1e-4,
+                               atol=1e-5, err_msg=key)
 
 
 @pytest.mark.parametrize('key', sorted(k for k in WANT if k.startswith('hist/')))

@@ -6,7 +6,8 @@ and uint8 data, int8 and uint8 outputs), ``_contrib_quantized_pooling`` (max and
 ``_contrib_dequantize``. The writer stores MXNet's graph, and the outputs of every node for
 parameters seeded by name; ``run(mx, json_text)`` loads the graph under mxcompat in
 tests/test_quantization.py. ``histograms(mx)`` combines calibration histograms with
-``combine_histogram``."""
+``combine_histogram``. The network's float32 graph after MXNet's oneDNN fusion pass
+(``_sg_mkldnn_conv`` unquantized) is stored and compared too."""
 import json
 import os
 import tempfile
@@ -66,6 +67,14 @@ def quantized_graph(mx):
             return f.read()
 
 
+def float_graph(mx):
+    """MXNet's float32 graph of the network after its oneDNN fusion pass, as symbol JSON
+    (``_sg_mkldnn_conv`` without quantization; real MXNet only)."""
+    net = _network(mx)
+    sym = net(mx.sym.var('data'))
+    return sym.get_backend_symbol('MKLDNN').tojson()
+
+
 def run(mx, json_text):
     """{node name: its outputs} for the graph ``json_text`` run on ``data()``, every
     parameter seeded by name."""
@@ -108,6 +117,10 @@ def write(mx, outdir):
     with open(os.path.join(outdir, 'qnet-symbol.json'), 'w') as f:
         f.write(text)
     res = run(mx, text)
+    fused = float_graph(mx)
+    with open(os.path.join(outdir, 'fused-symbol.json'), 'w') as f:
+        f.write(fused)
+    res.update(('float/' + k, v) for k, v in run(mx, fused).items())
     res.update(histograms(mx))
     np.savez(os.path.join(outdir, 'quantization.npz'), **res)
     ops = sorted({n['op'] for n in json.loads(text)['nodes']})
