@@ -2,9 +2,8 @@
 MXNet's ``quantize_net`` (``_contrib_quantize_v2``, ``_sg_mkldnn_conv`` with folded BatchNorm,
 ReLU and residual sum, ``_contrib_quantized_pooling``, ``_contrib_dequantize``) loaded from
 MXNet's symbol file, every node's outputs compared; the float32 graph of MXNet's oneDNN fusion
-pass; ``combine_histogram``; the quantization
-flow itself raising NotImplementedError. Expected values were written by
-scripts/fixture_writers/quantization.py under real MXNet."""
+pass; ``combine_histogram``; the quantization flow itself raising NotImplementedError.
+Expected values were written by scripts/fixture_writers/quantization.py under real MXNet."""
 import os
 
 import numpy as np
