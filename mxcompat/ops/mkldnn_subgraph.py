@@ -12,14 +12,21 @@ saturated to int8 (uint8 after a ReLU).
 import torch
 
 from ..base import MXNetError
+from . import param_shapes
 from .contrib_misc import _INT8_RANGE, _UINT8_RANGE, _saturate_round
 from .registry import register, Bool, Float, Opt
 
 _F32 = torch.float32
 _INT32_MAX = float(2 ** 31 - 1)
 _ACTS = ('Activation', 'LeakyReLU', 'clip')
-# activations after which oneDNN's quantized convolution writes uint8 (MXNet's IsOutputUInt8)
+# activations after which oneDNN's quantized convolution writes uint8 (MXNet's IsOutputUInt8;
+# clip is its bounded ReLU)
 _UINT8_ACTS = ('relu', 'sigmoid', 'softrelu')
+
+
+def _uint8_after(node):
+    return node is not None and (node.op.name == 'clip' or
+                                 node.params.get('act_type') in _UINT8_ACTS)
 
 
 def _fused(params):
@@ -66,10 +73,9 @@ def _outputs(p):
 def _shapes(shapes, p):
     """Weight and bias from the data as Convolution's rule gives them; BatchNorm's four
     per-channel inputs; ranges of one element."""
-    from .param_shapes import convolution
     conv = _fused(p)[0].params
     names = _inputs(p)
-    base = convolution([shapes[0], shapes[1], shapes[2] if 'bias' in names else None], conv)
+    base = param_shapes.convolution([shapes[0], shapes[1], shapes[2] if 'bias' in names else None], conv)
     out = list(shapes)
     for i, name in enumerate(names):
         if out[i] is not None and 0 not in out[i]:
@@ -178,9 +184,7 @@ def sg_mkldnn_conv(data, weight, bias=None, gamma=None, beta=None, mean=None, va
         _saturate_round(bias.float() * (w_scales * data_scale), torch.int32)
     # integer products accumulate exactly in float64 (|acc| < 2**53)
     acc = _conv(conv, data.double(), qw.double(), None if qb is None else qb.double())
-    uint8_out = (act if not with_sum else post) is not None and \
-        (act if not with_sum else post).params.get('act_type') in _UINT8_ACTS
-    out_dtype = torch.uint8 if uint8_out else torch.int8
+    out_dtype = torch.uint8 if _uint8_after(post if with_sum else act) else torch.int8
     lo = torch.tensor(min_calib_range, dtype=_F32, device=dev)
     hi = torch.tensor(max_calib_range, dtype=_F32, device=dev)
     out_scale = _scale(out_dtype, lo, hi)
