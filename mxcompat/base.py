@@ -149,6 +149,9 @@ def _flag_of(dtype):
                 flag = None
     elif isinstance(dtype, int) and not isinstance(dtype, bool):
         flag = dtype if dtype in _FLAG_TO_NP else None
+    elif not isinstance(dtype, (type, np.dtype, np.ndarray)) and hasattr(dtype, 'dtype'):
+        # an NDArray given as a dtype (``x.astype(y)``): its type, as numpy before 2 took it
+        return _flag_of(dtype.dtype)
     else:
         flag = _NP_TYPE_CACHE.get(dtype)
         if flag is None:

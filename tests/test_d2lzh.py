@@ -23,6 +23,23 @@ from conftest import FIXTURES, assert_same_results  # noqa: E402
 DIR = os.path.join(FIXTURES, 'd2lzh_scenarios')
 
 
+def _numpy_formats_1d_arrays():
+    try:
+        '%f' % np.zeros(1)
+    except TypeError:
+        return False
+    return True
+
+
+# the book prints ``'%f' % loss.mean().asnumpy()``, an array of shape (1,) as MXNet's mean
+# gives it, which numpy 2.x no longer converts to a float
+_FORMATS_1D = ('linreg_scratch',)
+
+
 @pytest.mark.parametrize('name', sorted(SCENARIOS))
 def test_scenario(name):
+    if name in _FORMATS_1D and not _numpy_formats_1d_arrays():
+        pytest.skip('the d2l book\'s "%%f" %% nd.mean().asnumpy() needs a numpy that formats a '
+                    'one-element 1-d array as a float; numpy %s refuses: install "numpy<1.24", '
+                    'as for MXNet 1.9.1' % np.__version__)
     assert_same_results(run(mx, name), np.load(os.path.join(DIR, name + '.npz')), name)

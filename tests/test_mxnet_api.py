@@ -33,10 +33,9 @@ def test_table_is_mxnets():
     # names this file relies on, as MXNet 1.9.1 has them (and not)
     assert mxnet_api.lookup('mxnet', 'rtc') == 'mxnet.rtc'
     assert mxnet_api.lookup('mxnet.base', '_LIB') is True
-    assert mxnet_api.lookup('mxnet.contrib', 'quantization') == 'mxnet.contrib.quantization'
-    assert mxnet_api.lookup('mxnet.contrib', 'quant') == 'mxnet.contrib.quantization'
+    assert mxnet_api.lookup('mxnet.contrib', 'tensorboard') == 'mxnet.contrib.tensorboard'
     assert mxnet_api.is_module('mxnet.contrib.svrg_optimization.svrg_module')
-    assert mxnet_api.is_operator('_sg_mkldnn_conv')
+    assert mxnet_api.is_operator('_sg_mkldnn_fully_connected')
     for module, name in (('mxnet', 'no_such_name'), ('mxnet.gluon', 'metric'),
                          ('mxnet.symbol', 'array')):
         assert mxnet_api.lookup(module, name) is None
@@ -46,7 +45,7 @@ def test_table_is_mxnets():
 
 @pytest.mark.parametrize('expr, api', [
     ('mx.rtc', 'mxnet.rtc'), ('mx.library', 'mxnet.library'), ('mx.base._LIB', 'mxnet.base._LIB'),
-    ('mx.contrib.quantization', 'mxnet.contrib.quantization'),
+    ('mx.contrib.tensorboard', 'mxnet.contrib.tensorboard'),
     ('mx.np.histogram', 'mxnet.numpy.histogram')])
 def test_attribute_of_mxnet_raises_not_implemented(expr, api):
     with pytest.raises(NotImplementedError) as err:
@@ -87,16 +86,16 @@ def test_module_own_getattr_still_answers():
 
 
 @pytest.mark.parametrize('stmt, api, cls', [
-    ('import mxnet.contrib.quantization', 'mxnet.contrib.quantization', ModuleNotFoundError),
+    ('import mxnet.contrib.tensorboard', 'mxnet.contrib.tensorboard', ModuleNotFoundError),
     ('from mxnet.contrib import tensorboard', 'mxnet.contrib.tensorboard',
      ModuleNotFoundError),
     ('from mxnet.contrib.tensorboard import LogMetricsCallback',
      'mxnet.contrib.tensorboard', ModuleNotFoundError),
     ('import mxnet.rtc', 'mxnet.rtc', ModuleNotFoundError),
     ('from mxnet import library', 'mxnet.library', ModuleNotFoundError),
-    ('import mxcompat.contrib.quantization', 'mxnet.contrib.quantization', ModuleNotFoundError),
+    ('import mxcompat.contrib.tensorboard', 'mxnet.contrib.tensorboard', ModuleNotFoundError),
     ('from mxnet.base import _LIB', 'mxnet.base._LIB', ImportError),
-    ('from mxnet.contrib import quant', 'mxnet.contrib.quant', ImportError)])
+    ('from mxnet.contrib import onnx', 'mxnet.contrib.onnx', ImportError)])
 def test_import_of_mxnet_module_raises_not_implemented(alias, stmt, api, cls):
     with pytest.raises(NotImplementedError) as err:
         exec(stmt, {})
@@ -117,14 +116,14 @@ def test_imports_mxnet_lacks_stay_import_errors(alias):
 
 
 def test_operators_of_mxnet_raise_not_implemented():
-    assert '_sg_mkldnn_conv' not in registry.all_ops()
-    with pytest.raises(NotImplementedError, match='_sg_mkldnn_conv') as err:
-        registry.get('_sg_mkldnn_conv')
+    assert '_sg_mkldnn_fully_connected' not in registry.all_ops()
+    with pytest.raises(NotImplementedError, match='_sg_mkldnn_fully_connected') as err:
+        registry.get('_sg_mkldnn_fully_connected')
     assert isinstance(err.value, MXNetError)
     graph = {'nodes': [{'op': 'null', 'name': 'data', 'inputs': []},
-                       {'op': '_sg_mkldnn_conv', 'name': 'c', 'inputs': [[0, 0, 0]]}],
+                       {'op': '_sg_mkldnn_fully_connected', 'name': 'c', 'inputs': [[0, 0, 0]]}],
              'arg_nodes': [0], 'heads': [[1, 0, 0]]}
-    with pytest.raises(NotImplementedError, match='_sg_mkldnn_conv') as err:
+    with pytest.raises(NotImplementedError, match='_sg_mkldnn_fully_connected') as err:
         mx.sym.load_json(json.dumps(graph))
     assert isinstance(err.value, MXNetError)
     graph['nodes'][1]['op'] = 'no_such_op'

@@ -28,6 +28,7 @@ COVERED_BY_TESTS = {
     'nd:_DTYPE_MX_TO_NP': 'tests/test_nd_names.py',
     'nd:_GRAD_REQ_MAP': 'tests/test_nd_names.py',
     'nd.contrib:cond': 'tests/test_contrib_python.py',
+    'nd.contrib:quantized_pooling': 'tests/test_quantization.py',
     'nd.contrib:_flatten': 'tests/test_contrib_python.py',
     'nd.contrib:_flatten_list': 'tests/test_contrib_python.py',
     'nd.contrib:_regroup': 'tests/test_contrib_python.py',

@@ -335,7 +335,7 @@ def test_symbol_json_operators(tmp_path, resolver):
     src = os.path.join(ROOT, 'tests', 'fixtures', 'gluon_block', 'mlp-symbol.json')
     graph = json.load(open(src))  # written by MXNet 1.9.1
     ops = sorted({n['op'] for n in graph['nodes'] if n['op'] != 'null'})
-    graph['nodes'].append({'op': '_sg_mkldnn_conv', 'name': 'x', 'inputs': []})
+    graph['nodes'].append({'op': '_sg_mkldnn_fully_connected', 'name': 'x', 'inputs': []})
     graph['nodes'].append({'op': 'FullyConnected', 'name': 'y', 'inputs': [],
                            'attrs': {'num_hidden': '2', 'bogus_attr': '1'}})
     graph['nodes'].append({'op': 'smooth_l1', 'name': 'z', 'inputs': [[0, 0, 0]],
@@ -350,7 +350,7 @@ def test_symbol_json_operators(tmp_path, resolver):
             else 'supported'
         assert u[('model-symbol.json', found['op:' + op], 'op:' + op)][0] == status
         assert '"op": "%s"' % op in lines[found['op:' + op] - 1]
-    assert _entry(rep, 'op:_sg_mkldnn_conv')['status'] == 'unsupported'
+    assert _entry(rep, 'op:_sg_mkldnn_fully_connected')['status'] == 'unsupported'
     assert _entry(rep, 'op:FullyConnected(num_hidden=)')['status'] == 'supported'
     assert _entry(rep, 'op:FullyConnected(bogus_attr=)')['status'] == 'not_in_mxnet'
     e = _entry(rep, 'op:smooth_l1(is_int=)')

@@ -49,6 +49,27 @@ def _pil_open(buf):
     return im
 
 
+def _cv_imdecode(buf, flag):
+    """``cv2.imdecode(buf, flag)`` after the pixels the header claims are checked (read by
+    Pillow, for the formats it knows); OpenCV's errors and failures as MXNetError."""
+    Image = _pil()[0]
+    try:
+        size = Image.open(_io.BytesIO(buf)).size
+    except Image.DecompressionBombError as err:  # as the Pillow path refuses it
+        raise MXNetError('Decoding failed. Invalid image file. (%s)' % err) from None
+    except Exception:  # Pillow lacks the format or the header is bad: OpenCV will tell
+        size = None
+    if size is not None:
+        _check_pixels(*size)
+    try:
+        img = cv2.imdecode(np.frombuffer(buf, dtype=np.uint8), flag)
+    except cv2.error as err:
+        raise MXNetError('Decoding failed. Invalid image file. (%s)' % err) from None
+    if img is None:
+        raise MXNetError('Decoding failed. Invalid image file.')
+    return img
+
+
 def _is_jfif(buf):
     return buf[:4] == b'\xff\xd8\xff\xe0' and buf[6:11] == b'JFIF\0'
 
@@ -194,9 +215,7 @@ def decode(buf, flag=1, to_rgb=True):
         cv_flag = cv2.IMREAD_COLOR if color else cv2.IMREAD_GRAYSCALE
         if ignore_orientation:
             cv_flag |= cv2.IMREAD_IGNORE_ORIENTATION
-        img = cv2.imdecode(np.frombuffer(buf, dtype=np.uint8), cv_flag)
-        if img is None:
-            raise MXNetError('Decoding failed. Invalid image file.')
+        img = _cv_imdecode(buf, cv_flag)
         if color and to_rgb:
             img = img[:, :, ::-1]
     else:
@@ -212,10 +231,7 @@ def decode(buf, flag=1, to_rgb=True):
 def cv_imdecode(buf, iscolor=-1):
     """``cv2.imdecode(buf, iscolor)``: BGR(A) or 2-D gray uint8 array, as OpenCV returns it."""
     if cv2 is not None:
-        img = cv2.imdecode(np.frombuffer(buf, dtype=np.uint8), iscolor)
-        if img is None:
-            raise MXNetError('Decoding failed. Invalid image file.')
-        return img
+        return _cv_imdecode(buf, iscolor)
     if len(buf) == 0:
         raise MXNetError('Decoding failed: empty buffer')
     if iscolor >= 0:

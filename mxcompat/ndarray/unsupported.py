@@ -32,7 +32,7 @@ UNSUPPORTED = {
 }
 UNSUPPORTED.update(('nd.contrib:quantized_%s' % n, QUANTIZED) for n in (
     'act', 'batch_norm', 'concat', 'conv', 'elemwise_add', 'elemwise_mul', 'embedding',
-    'fully_connected', 'pooling', 'rnn'))
+    'fully_connected', 'rnn'))
 
 
 def install(spaces):

@@ -15,6 +15,7 @@ import torch.nn.functional as F
 from ..base import MXNetError
 from . import param_shapes
 from .indexing import spare_slot, zero_grad_link
+from .nn_pooling import pooling
 from .registry import register, get, REQUIRED, Int, Float, Bool, Shape, Any, Opt, Enum
 
 _F32 = torch.float32
@@ -524,8 +525,7 @@ def _check_range_inputs(opname, min_range, max_range):
 
 @register('_contrib_quantize', inputs=('data', 'min_range', 'max_range'),
           params={'out_type': (Enum('int8', 'uint8'), 'uint8')},
-          num_outputs=3, output_names=('output', 'min_output', 'max_output'),
-          differentiable=False)
+          num_outputs=3, differentiable=False)
 def quantize(data, min_range, max_range, *, out_type):
     """Quantize a input tensor from float to `out_type`, with user-specified `min_range` and
     `max_range`. Values are scaled by ``quantized_range / max(|min_range|, |max_range|)``
@@ -557,8 +557,7 @@ _CALIB = {'min_calib_range': (Opt(Float), None), 'max_calib_range': (Opt(Float),
 
 @register('_contrib_quantize_v2', merges=False,
           params=dict({'out_type': (Enum('auto', 'int8', 'uint8'), 'int8')}, **_CALIB),
-          num_outputs=3, output_names=('output', 'min_output', 'max_output'),
-          differentiable=False)
+          num_outputs=3, differentiable=False)
 def quantize_v2(data, *, out_type, min_calib_range, max_calib_range):
     """Quantize a input tensor from float to `out_type`, with user-specified `min_calib_range`
     and `max_calib_range` or the input range if not provided. ``out_type='auto'`` picks uint8
@@ -640,8 +639,7 @@ def dequantize(data, min_range, max_range, *, out_type):
 
 @register('_contrib_requantize', inputs=('data', 'min_range', 'max_range'),
           params=dict({'out_type': (Enum('auto', 'int8', 'uint8'), 'int8')}, **_CALIB),
-          num_outputs=3, output_names=('output', 'min_output', 'max_output'),
-          differentiable=False)
+          num_outputs=3, differentiable=False)
 def requantize(data, min_range, max_range, *, out_type, min_calib_range, max_calib_range):
     """Given data that is quantized in int32 and the corresponding thresholds, requantize the
     data into int8 (or uint8) using min and max thresholds either calculated at runtime or from
@@ -749,6 +747,22 @@ def quantized_flatten(data, min_data, max_data):
         min_data.clone(), max_data.clone()
 
 
+@register('_contrib_quantized_pooling', inputs=('data', 'min_data', 'max_data'), num_outputs=3,
+          output_names=('output', 'min_output', 'max_output'), differentiable=False,
+          params=get('Pooling').params)
+def quantized_pooling(data, min_data, max_data, **params):
+    """Pooling operator for input and output data type of int8 (or uint8): max pooling keeps
+    the values, average pooling rounds half to even (oneDNN); the range passes through."""
+    if data.dtype not in (torch.int8, torch.uint8):
+        raise MXNetError('_contrib_quantized_pooling: data must be int8 or uint8, got %s'
+                         % str(data.dtype)[6:])
+    if params['pool_type'] not in ('max', 'avg'):
+        raise MXNetError("_contrib_quantized_pooling: pool_type must be 'max' or 'avg', got %r"
+                         % params['pool_type'])
+    out = pooling(data.float(), **params)
+    return _saturate_round(out, data.dtype), min_data.clone(), max_data.clone()
+
+
 def _not_implemented(name, inputs, params, variadic=False):
     def fn(*args, **kwargs):
         raise NotImplementedError('mx.nd.contrib.%s (MXNet operator _contrib_%s) is not supported '
@@ -778,9 +792,6 @@ for _name, _inputs, _params in (
         ('quantized_fully_connected', ('data', 'weight', 'bias', 'min_data', 'max_data',
                                        'min_weight', 'max_weight', 'min_bias', 'max_bias'),
          ('num_hidden', 'no_bias', 'flatten')),
-        ('quantized_pooling', ('data',) + _QUANT_RANGES,
-         ('kernel', 'pool_type', 'global_pool', 'cudnn_off', 'pooling_convention', 'stride',
-          'pad', 'p_value', 'count_include_pad', 'layout')),
         ('quantized_rnn', ('data', 'parameters', 'state', 'state_cell', 'data_scale',
                            'data_shift'),
          ('state_size', 'num_layers', 'bidirectional', 'mode', 'p', 'state_outputs',

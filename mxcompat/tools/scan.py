@@ -29,7 +29,7 @@ modules raise NotImplementedError naming it: ``mxcompat/utils/mxnet_api.py``). A
 neither mxcompat nor MXNet 1.9.1 defines (code for another MXNet version, a typo, an operator
 of a plugin) is reported as not an MXNet 1.9.1 API. An attribute of a class (read on ``self``
 in a subclass, or through the class) that mxcompat's class lacks is looked up in MXNet 1.9.1's
-class (and its bases): a private one (``_worker_pool``) there is internal -- not public API,
+class (and its bases): a private one (``_some_state``) there is internal -- not public API,
 never failing the scan --, a public one unsupported, and one MXNet's class lacks too is not an
 MXNet 1.9.1 API. ``mxcompat/differences.py`` lists the supported APIs with a documented
 difference.

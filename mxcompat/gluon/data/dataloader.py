@@ -165,11 +165,43 @@ class _WorkerError(object):
         raise err
 
 
-def _worker_loop(dataset, batchify_fn, tasks, results, parent_pid):
+_worker_dataset = None
+
+
+def _worker_initializer(dataset, active_shape, active_array):
+    """Initializer for processing pool: the dataset of the worker process, and the NumPy
+    semantics of the process that started it."""
+    global _worker_dataset
+    _worker_dataset = dataset
+    set_np(shape=active_shape, array=active_array)
+
+
+def _worker_fn(samples, batchify_fn, dataset=None):
+    """Function for processing data in worker process: the batch of ``samples`` of the
+    worker's dataset, pickled with ForkingPickler (its NDArrays travel in shared memory).
+    ``dataset`` is not used (MXNet's signature)."""
+    batch = batchify_fn([_worker_dataset[i] for i in samples])
+    buf = io.BytesIO()
+    ForkingPickler(buf, pickle.HIGHEST_PROTOCOL).dump(batch)
+    return buf.getvalue()
+
+
+def _thread_worker_initializer(active_shape, active_array):
+    """Initializer for ThreadPool: the NumPy semantics of the thread that started it."""
+    set_np(shape=active_shape, array=active_array)
+
+
+def _thread_worker_fn(samples, batchify_fn, dataset):
+    """Threadpool worker function for processing data."""
+    return batchify_fn([dataset[i] for i in samples])
+
+
+def _worker_loop(dataset, batchify_fn, np_semantics, tasks, results, parent_pid):
     """Body of a worker process: take (key, indices) tasks, send back (key, ok, payload, pid)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     torch.set_num_threads(1)
     _IN_WORKER[0] = True
+    _worker_initializer(dataset, *np_semantics)
     while True:
         try:
             task = tasks.get(timeout=1.0)
@@ -181,21 +213,42 @@ def _worker_loop(dataset, batchify_fn, tasks, results, parent_pid):
             return
         key, indices = task
         try:
-            batch = batchify_fn([dataset[i] for i in indices])
-            buf = io.BytesIO()
-            ForkingPickler(buf, pickle.HIGHEST_PROTOCOL).dump(batch)
-            out = (key, True, buf.getvalue(), os.getpid())
+            out = (key, True, _worker_fn(indices, batchify_fn), os.getpid())
         except Exception as exc:  # pylint: disable=broad-except
             out = (key, False, _WorkerError(exc, os.getpid()), os.getpid())
         results.put(out)
 
 
+def _np_semantics():
+    return is_np_shape(), is_np_array()
+
+
+class _Pending(object):
+    """The batch that :class:`_ProcessWorkers` compute for one task, as an ``AsyncResult``
+    of a process pool gives it (``get(timeout)``). Dropped unread, its batch is dropped."""
+    __slots__ = ('_pool', '_key')
+
+    def __init__(self, pool, key):
+        self._pool = pool
+        self._key = key
+
+    def get(self, timeout):
+        return self._pool.get(self._key, timeout)
+
+    def __del__(self):
+        self._pool.release(self._key)
+
+
 class _ProcessWorkers(object):
-    """``num_workers`` processes sharing one task queue; results are routed by key."""
+    """``num_workers`` processes sharing one task queue; results are routed by key. The
+    processes hold the dataset and ``batchify_fn`` from their start and run ``_worker_fn``
+    (MXNet's process pool, without pickling either for every batch)."""
     def __init__(self, num_workers, dataset, batchify_fn):
         ctx = multiprocessing.get_context()
+        self._batchify_fn = batchify_fn
         self._tasks = ctx.Queue()
         self._results = ctx.Queue()
+        self._keys = itertools.count()
         self._done = {}
         self._live = set()
         self._lock = threading.Lock()
@@ -203,20 +256,27 @@ class _ProcessWorkers(object):
         self._workers = []
         for _ in range(num_workers):
             w = ctx.Process(target=_worker_loop, daemon=True,
-                            args=(dataset, batchify_fn, self._tasks, self._results, os.getpid()))
+                            args=(dataset, batchify_fn, _np_semantics(), self._tasks,
+                                  self._results, os.getpid()))
             w.start()
             self._workers.append(w)
 
-    def register(self, iter_id):
-        self._live.add(iter_id)
+    def apply_async(self, fn, args):
+        """Compute ``fn(*args)`` (``_worker_fn(samples, batchify_fn, dataset)``) in a worker;
+        its result, rebuilt from shared memory, comes from the returned object's ``get``."""
+        if fn is not _worker_fn or args[1] is not self._batchify_fn:
+            raise MXNetError('DataLoader worker processes run _worker_fn with the batchify_fn '
+                             'they were started with; got %r with %r. Use a '
+                             'multiprocessing.Pool for other functions.' % (fn, args[1]))
+        key = next(self._keys)
+        self._live.add(key)
+        self._tasks.put((key, args[0]))
+        return _Pending(self, key)
 
-    def release(self, iter_id):
-        self._live.discard(iter_id)
-        for key in [k for k in self._done if k[0] == iter_id]:
-            del self._done[key]
-
-    def submit(self, key, indices):
-        self._tasks.put((key, indices))
+    def release(self, key):
+        self._live.discard(key)
+        with self._lock:
+            self._done.pop(key, None)
 
     def _check_alive(self):
         dead = [w for w in self._workers if w.exitcode is not None]
@@ -254,6 +314,7 @@ class _ProcessWorkers(object):
             with self._lock:
                 item = self._done.pop(key, None)
             if item is not None:
+                self._live.discard(key)
                 ok, payload = item
                 if not ok:
                     payload.reraise()
@@ -271,7 +332,7 @@ class _ProcessWorkers(object):
                 continue
             if ok:
                 payload = self._receive(payload, pid)
-            if rkey[0] in self._live:
+            if rkey in self._live:
                 with self._lock:
                     self._done[rkey] = (ok, payload)
 
@@ -288,59 +349,42 @@ class _ProcessWorkers(object):
 
 
 class _ThreadWorkers(object):
-    """A pool of daemon threads with the interface of :class:`_ProcessWorkers`."""
+    """A pool of daemon threads (MXNet's ``thread_pool=True``)."""
     broken = None
 
     def __init__(self, num_workers, dataset, batchify_fn):
-        # the threads batch in the NumPy modes of the thread that made them, as MXNet's do
         self._pool = multiprocessing.pool.ThreadPool(
-            num_workers, initializer=set_np, initargs=(is_np_shape(), is_np_array()))
-        self._dataset = dataset
-        self._batchify_fn = batchify_fn
-        self._pending = {}
+            num_workers, initializer=_thread_worker_initializer, initargs=_np_semantics())
 
-    def register(self, iter_id):
-        pass
-
-    def release(self, iter_id):
-        for key in [k for k in self._pending if k[0] == iter_id]:
-            del self._pending[key]
-
-    def _run(self, indices):
-        return self._batchify_fn([self._dataset[i] for i in indices])
-
-    def submit(self, key, indices):
-        self._pending[key] = self._pool.apply_async(self._run, (indices,))
-
-    def get(self, key, timeout):
-        try:
-            return self._pending.pop(key).get(timeout)
-        except multiprocessing.TimeoutError:
-            raise DataLoaderTimeoutError(
-                'DataLoader worker thread timed out after %s seconds; the transform or dataset '
-                'may be too slow (increase `timeout`) or hang.' % timeout) from None
+    def apply_async(self, fn, args):
+        return self._pool.apply_async(fn, args)
 
     def terminate(self):
         self._pool.terminate()
 
 
-_ITER_IDS = itertools.count()
-
-
 class _MultiWorkerIter(object):
-    """Iterator over the batches of a DataLoader, computed by its workers, in order."""
-    def __init__(self, workers, batch_sampler, pin_memory=False, pin_device_id=0, prefetch=0,
-                 timeout=120):
-        self._workers = workers
+    """Internal multi-worker iterator for DataLoader: the batches of ``batch_sampler``,
+    computed by ``worker_pool.apply_async(worker_fn, (samples, batchify_fn, dataset))`` (up to
+    ``prefetch`` ahead), in order. With ``dataset`` None the workers return pickled batches
+    (``_worker_fn`` of a ``multiprocessing.Pool``). As in MXNet, subclasses may override
+    ``_push_next``, which fills ``_data_buffer[_sent_idx]`` from ``_iter``."""
+    def __init__(self, worker_pool, batchify_fn, batch_sampler, pin_memory=False,
+                 pin_device_id=0, worker_fn=_worker_fn, prefetch=0, dataset=None,
+                 data_loader=None, timeout=120):
+        self._worker_pool = worker_pool
+        self._batchify_fn = batchify_fn
         self._batch_sampler = batch_sampler
-        self._id = next(_ITER_IDS)
+        self._data_buffer = {}
         self._rcvd_idx = 0
         self._sent_idx = 0
-        self._iter = iter(batch_sampler)
+        self._iter = iter(self._batch_sampler)
+        self._worker_fn = worker_fn
         self._pin_memory = pin_memory
         self._pin_device_id = pin_device_id
+        self._dataset = dataset
+        self._data_loader = data_loader
         self._timeout = timeout
-        workers.register(self._id)
         for _ in range(prefetch):
             self._push_next()
 
@@ -348,17 +392,29 @@ class _MultiWorkerIter(object):
         return len(self._batch_sampler)
 
     def _push_next(self):
+        """Assign next batch workload to workers."""
         r = next(self._iter, None)
         if r is None:
             return
-        self._workers.submit((self._id, self._sent_idx), r)
+        self._data_buffer[self._sent_idx] = self._worker_pool.apply_async(
+            self._worker_fn, (r, self._batchify_fn, self._dataset))
         self._sent_idx += 1
 
     def __next__(self):
         self._push_next()
         if self._rcvd_idx == self._sent_idx:
             raise StopIteration
-        batch = self._workers.get((self._id, self._rcvd_idx), self._timeout)
+        ret = self._data_buffer.pop(self._rcvd_idx)
+        try:
+            batch = ret.get(self._timeout)
+        except DataLoaderTimeoutError:
+            raise
+        except multiprocessing.TimeoutError:
+            raise DataLoaderTimeoutError(
+                'DataLoader worker timed out after %s seconds; the transform or dataset may be '
+                'too slow (increase `timeout`) or hang.' % self._timeout) from None
+        if self._dataset is None:
+            batch = pickle.loads(batch)
         self._rcvd_idx += 1
         if self._pin_memory:
             batch = _as_in_context(batch, Context('cpu_pinned', self._pin_device_id))
@@ -368,11 +424,6 @@ class _MultiWorkerIter(object):
 
     def __iter__(self):
         return self
-
-    def __del__(self):
-        workers = getattr(self, '_workers', None)
-        if workers is not None:
-            workers.release(self._id)
 
 
 class DataLoader(object):
@@ -488,9 +539,13 @@ class DataLoader(object):
             return self._same_process_iter()
         if self._worker_pool.broken:  # a worker died: start a fresh pool
             self._worker_pool = self._start_workers()
-        return _MultiWorkerIter(self._worker_pool, self._batch_sampler,
+        # the dataset goes along for both pools: mxcompat's worker processes return batches
+        # already rebuilt from shared memory, not pickles
+        return _MultiWorkerIter(self._worker_pool, self._batchify_fn, self._batch_sampler,
                                 pin_memory=self._pin_memory, pin_device_id=self._pin_device_id,
-                                prefetch=self._prefetch, timeout=self._timeout)
+                                worker_fn=_thread_worker_fn if self._thread_pool else _worker_fn,
+                                prefetch=self._prefetch, dataset=self._dataset,
+                                data_loader=self, timeout=self._timeout)
 
     def __len__(self):
         return len(self._batch_sampler)
