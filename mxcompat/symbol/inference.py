@@ -35,10 +35,12 @@ def _known(shape):
 
 def _merge(old, new):
     """Combine two partial shapes (0 = unknown dim); None when they disagree."""
-    if old is None or len(old) != len(new) and not _known(old):
+    if old is None:
         return new
-    if len(old) != len(new):
-        return None if _known(new) else old
+    if len(old) != len(new):  # a complete shape of other rank contradicts a partial one too
+        if _known(new):
+            return None
+        return old if _known(old) else new
     out = []
     for o, n in zip(old, new):
         if o > 0 and n > 0 and o != n:
