@@ -882,8 +882,6 @@ def swapaxes(a, axis1, axis2):
 @set_module('mxnet.numpy')
 def flip(m, axis=None, out=None):
     """Reverse the order of elements along the given axes (every axis for None)."""
-    if axis is None:
-        axis = tuple(range(m.ndim))
     return _npi.flip(m, axis=_axis(axis), out=out)
 
 

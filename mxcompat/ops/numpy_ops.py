@@ -466,10 +466,10 @@ def np_swapaxes(data, dim1, dim2):
     return data.transpose(dim1, dim2)
 
 
-@register('_npi_flip', params={'axis': (Shape, REQUIRED)})
+@register('_npi_flip', params={'axis': (Opt(Shape), REQUIRED)})
 def np_flip(data, axis):
-    """Reverse the order of elements along the given axes."""
-    return torch.flip(data, axis)
+    """Reverse the order of elements along the given axes (every axis for None)."""
+    return torch.flip(data, tuple(range(data.dim())) if axis is None else axis)
 
 
 @register('_npi_broadcast_to', inputs=('array',), params={'shape': (Shape, ())})
