@@ -208,10 +208,15 @@ def _reduce_dtype(a, dtype):
     'axis': _AXIS, 'dtype': (Opt(DType), None), 'keepdims': (Bool, False),
     'initial': (Opt(Float), None)})
 def np_sum(a, axis, dtype, keepdims, initial):
-    """Sum of array elements over given axes."""
+    """Sum of array elements over given axes (float16 accumulated in float32, as MXNet
+    does)."""
     td = _reduce_dtype(a, dtype)
-    out = a.to(td, copy=True) if axis == () else torch.sum(a, dim=_axes(axis),
-                                                              keepdim=keepdims, dtype=td)
+    if axis == ():
+        out = a.to(td, copy=True)
+    elif td is torch.float16 or a.dtype is torch.float16:
+        out = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=torch.float32).to(td)
+    else:
+        out = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=td)
     return out if initial is None else out + initial
 
 
