@@ -358,6 +358,16 @@ class _ZeroGradTo(torch.autograd.Function):
                                for shape, dtype, device in ctx.shadows)
 
 
+def cast(t, dtype):
+    """``t.to(dtype)``; an integer or boolean result of a recorded floating-point ``t`` keeps
+    MXNet's gradient (it passes through the cast) by way of a shadow (see
+    ``_IntegerVariable``)."""
+    out = t.to(dtype)
+    if t.requires_grad and not out.is_floating_point():
+        return _pair(out, t.to(torch.float64))
+    return out
+
+
 def _with_float(out, args):
     """Whether a floating-point result comes from a floating-point operand too."""
     if not isinstance(out, torch.Tensor) or not out.is_floating_point():

@@ -267,9 +267,16 @@ def np_mean(a, axis, dtype, keepdims, initial):
     td = dtype_torch(dtype) if dtype is not None else (
         a.dtype if a.is_floating_point() else torch.float32)
     x = a.to(torch.float64)  # accumulated in float64, as MXNet accumulates float16 widely
-    if axis == ():
-        return x.to(td)
-    return torch.mean(x, dim=_axes(axis), keepdim=keepdims).to(td)
+    return _cast(x if axis == () else torch.mean(x, dim=_axes(axis), keepdim=keepdims), td)
+
+
+def _cast(t, dtype):
+    """``t.to(dtype)``; where an integer ``dtype`` is asked of a recorded result, MXNet's
+    gradient passes through the cast."""
+    if t.requires_grad and not dtype.is_floating_point:
+        from ..autograd import cast  # (autograd imports the operator table)
+        return cast(t, dtype)
+    return t.to(dtype)
 
 
 def _moment(torch_fn, name):
@@ -279,7 +286,7 @@ def _moment(torch_fn, name):
         x = a.to(td) if td.is_floating_point else a.to(torch.float64)
         if axis == ():  # no axis reduced: each element is its own sample
             return ((x - x) / (1 - ddof) if ddof else x - x).to(td)
-        return torch_fn(x, dim=_axes(axis), correction=ddof, keepdim=keepdims).to(td)
+        return _cast(torch_fn(x, dim=_axes(axis), correction=ddof, keepdim=keepdims), td)
     op.__doc__ = 'The %s along the specified axes.' % name
     return op
 
