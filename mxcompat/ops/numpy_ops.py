@@ -538,6 +538,12 @@ def np_dot(a, b):
     """Dot product of two arrays, as ``numpy.dot``."""
     if a.dim() == 0 or b.dim() == 0:
         return a * b
+    k = b.shape[0] if b.dim() == 1 else b.shape[-2]
+    if a.shape[-1] != k:
+        raise MXNetError('dot: shapes %s and %s are not aligned: %d (dim %d) != %d; the last '
+                         'axis of a must match the %s axis of b'
+                         % (tuple(a.shape), tuple(b.shape), a.shape[-1], a.dim() - 1, k,
+                            'only' if b.dim() == 1 else 'second-to-last'))
     if b.dim() == 1:
         return torch.matmul(a, b)
     if a.dim() <= 2 and b.dim() == 2:
@@ -551,7 +557,11 @@ def np_matmul(a, b):
     if a.dim() == 0 or b.dim() == 0:
         raise MXNetError('matmul: Input operand does not have enough dimensions; use * or '
                          'np.multiply for scalars')
-    return torch.matmul(a, b)
+    try:
+        return torch.matmul(a, b)
+    except RuntimeError as err:  # (checked by torch: no cost on the way that works)
+        raise MXNetError('matmul: operands of shapes %s and %s do not match: %s'
+                         % (tuple(a.shape), tuple(b.shape), err)) from None
 
 
 @register('_npi_tensordot_int_axes', inputs=('a', 'b'), params={'axes': (Int, REQUIRED)})
