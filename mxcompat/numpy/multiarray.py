@@ -325,6 +325,8 @@ class ndarray(NDArray):
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) \
                 or not axes:
             axes = axes[0] if axes else None
+        if axes is not None and len(set(axes)) != len(axes):
+            raise ValueError("axes don't match array: %s repeats an axis" % (tuple(axes),))
         return _npi.transpose(self, axes=axes)
 
     def flatten(self, order='C'):

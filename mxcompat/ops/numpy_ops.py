@@ -432,7 +432,11 @@ def np_transpose(a, axes):
     """Permute the dimensions of an array (reversed without ``axes``)."""
     if axes is None or axes == ():
         return a.permute(tuple(range(a.dim() - 1, -1, -1)))
-    return a.permute(axes)
+    try:
+        return a.permute(axes)
+    except (IndexError, RuntimeError) as err:  # (checked by torch: no cost when valid)
+        raise MXNetError('transpose: axes %s do not fit an array of %d dimensions: %s'
+                         % (tuple(axes), a.dim(), err)) from None
 
 
 @register('_np_squeeze', inputs=('a',), params={'axis': _AXIS})
