@@ -995,6 +995,10 @@ def _split_args(indices_or_sections):
 @set_module('mxnet.numpy')
 def split(ary, indices_or_sections, axis=0):
     """Split an array into equal sub-arrays (an int) or at the given indices (a list)."""
+    shape = getattr(ary, 'shape', None)  # (a symbol's is unknown here)
+    if isinstance(indices_or_sections, numbers.Integral) and shape is not None and \
+            shape[axis] % indices_or_sections:
+        raise ValueError('array split does not result in an equal division')
     return _split_outputs(_npi.split(ary, axis=axis, squeeze_axis=False,
                                      **_split_args(indices_or_sections)))
 
@@ -1002,11 +1006,8 @@ def split(ary, indices_or_sections, axis=0):
 @set_module('mxnet.numpy')
 def array_split(ary, indices_or_sections, axis=0):
     """Split an array into sub-arrays; ``n`` sections need not divide the axis equally."""
-    if isinstance(indices_or_sections, numbers.Integral):
-        n, k = ary.shape[axis], int(indices_or_sections)
-        sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
-        indices_or_sections = [builtins_sum(sizes[:i]) for i in range(1, k)]
-    return split(ary, indices_or_sections, axis)
+    return _split_outputs(_npi.split(ary, axis=axis, squeeze_axis=False,
+                                     **_split_args(indices_or_sections)))
 
 
 @set_module('mxnet.numpy')

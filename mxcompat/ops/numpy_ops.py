@@ -724,16 +724,15 @@ def _split(torch_axis):
         else:
             ax = torch_axis if torch_axis is not None else axis
         n = data.shape[ax]
-        if sections > 0:
-            if n % sections:
-                raise MXNetError('split: array split does not result in an equal division '
-                                 '(%d along axis %d into %d sections)' % (n, ax, sections))
-            bounds = [n // sections * k for k in range(sections)] + [n]
+        if sections > 0:  # the first n % sections parts one longer (numpy.array_split)
+            size, longer = divmod(n, sections)
+            bounds = [size * k + min(k, longer) for k in range(sections)] + [n]
         else:
             bounds = [min(i, n) for i in indices] + [n]
         parts = tuple(data.narrow(ax, b, max(e - b, 0)) for b, e in zip(bounds, bounds[1:]))
         return tuple(p.squeeze(ax) for p in parts) if squeeze_axis else parts
-    op.__doc__ = 'Split an array into sub-arrays (``indices`` start with 0, or ``sections``).'
+    op.__doc__ = ('Split an array into sub-arrays (``indices`` start with 0, or ``sections``, '
+                  'the first ones one longer where they do not divide the axis).')
     return op
 
 
