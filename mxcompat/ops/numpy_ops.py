@@ -783,7 +783,11 @@ for _n, _fn in ((1, torch.atleast_1d), (2, torch.atleast_2d), (3, torch.atleast_
 @register('_np_diagonal', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
 def np_diagonal(data, offset, axis1, axis2):
     """The specified diagonals (the last axis of the result indexes along them)."""
-    return torch.diagonal(data, offset, axis1, axis2)
+    try:
+        return torch.diagonal(data, offset, axis1, axis2)
+    except (IndexError, RuntimeError) as err:  # (checked by torch: no cost when valid)
+        raise MXNetError('diagonal: axis1=%d and axis2=%d must be two different axes of the '
+                         '%d-dimensional input: %s' % (axis1, axis2, data.dim(), err)) from None
 
 
 @register('_np_diag', params={'k': (Int, 0)})
@@ -795,7 +799,7 @@ def np_diag(data, k):
 @register('_np_trace', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
 def np_trace(data, offset, axis1, axis2):
     """The sum along the diagonals of an array."""
-    return torch.diagonal(data, offset, axis1, axis2).sum(-1)
+    return np_diagonal(data, offset, axis1, axis2).sum(-1)
 
 
 @register('_np_repeat', params={'repeats': (Int, REQUIRED), 'axis': (Opt(Int), None)})
