@@ -300,10 +300,15 @@ register('_npi_var', inputs=('a',), params=_MOMENT_PARAMS)(_moment(torch.var, 'v
 
 def _arg(torch_fn):
     def op(data, axis, keepdims):
-        if axis is None:
-            out = torch_fn(data.reshape(-1))
-            return out.reshape((1,) * data.dim()) if keepdims else out
-        return torch_fn(data, dim=axis, keepdim=keepdims)
+        try:
+            if axis is None:
+                out = torch_fn(data.reshape(-1))
+                return out.reshape((1,) * data.dim()) if keepdims else out
+            return torch_fn(data, dim=axis, keepdim=keepdims)
+        except (IndexError, RuntimeError) as err:  # (checked by torch: no cost when valid)
+            raise MXNetError('%s: axis=%s does not name a non-empty axis of an array of shape '
+                             '%s: %s' % (torch_fn.__name__, axis, tuple(data.shape), err)) \
+                from None
     op.__doc__ = 'Indices of the %s values along an axis (int64).' % (
         'maximum' if torch_fn is torch.argmax else 'minimum')
     return op
