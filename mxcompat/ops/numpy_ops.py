@@ -182,9 +182,13 @@ for _name, _fn in _UNARY_SAME.items():
 
 @register('_npi_around', inputs=('x',), params={'decimals': (Int, 0)})
 def around(x, decimals):
-    """Evenly round to the given number of decimals (halves to even, as NumPy)."""
+    """Evenly round to the given number of decimals (halves to even, as NumPy; integers to
+    negative decimals truncated toward zero, as MXNet)."""
     if not x.is_floating_point():
-        return x.clone()
+        if decimals >= 0:
+            return x.clone()
+        scale = 10 ** -decimals
+        return torch.div(x, scale, rounding_mode='trunc') * scale
     return torch.round(x, decimals=decimals)
 
 
