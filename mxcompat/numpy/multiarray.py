@@ -746,6 +746,8 @@ def clip(a, a_min, a_max, out=None):
     """Clip (limit) the values in an array to [a_min, a_max]."""
     if a_min is None and a_max is None:
         raise ValueError('array_clip: must set either max or min')
+    if isinstance(a, numbers.Number):
+        return _np.clip(a, a_min, a_max)
     return _npi.clip(a, a_min=a_min, a_max=a_max, out=out)
 
 
@@ -889,7 +891,10 @@ def flip(m, axis=None, out=None):
 
 @set_module('mxnet.numpy')
 def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
-    """Broadcast an array to a new shape."""
+    """Broadcast an array (or a scalar) to a new shape; -2 in ``shape`` keeps the size of the
+    array's axis aligned with it from the right."""
+    if isinstance(array, numbers.Number):
+        return full(shape, array)
     return _npi.broadcast_to(array, shape=shape)
 
 

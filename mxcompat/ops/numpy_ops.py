@@ -499,8 +499,16 @@ def np_flip(data, axis):
 
 @register('_npi_broadcast_to', inputs=('array',), params={'shape': (Shape, ())})
 def np_broadcast_to(array, shape):
-    """Broadcast an array to a new shape."""
-    return array.expand(shape)
+    """Broadcast an array to a new shape (-2: the size of the array's axis aligned with it
+    from the right)."""
+    if -2 in shape:
+        lead = len(shape) - array.dim()
+        shape = tuple(array.shape[i - lead] if d == -2 else d for i, d in enumerate(shape))
+    try:
+        return array.expand(shape)
+    except RuntimeError as err:  # (checked by torch: no cost when valid)
+        raise MXNetError('broadcast_to: an array of shape %s cannot be broadcast to %s: %s'
+                         % (tuple(array.shape), tuple(shape), err)) from None
 
 
 @register('_npi_where', inputs=('condition', 'x', 'y'))
