@@ -392,6 +392,8 @@ def np_arange(*, start, stop, step, repeat, infer_range, ctx, dtype):
 def np_eye(*, N, M, k, ctx, dtype):
     """A 2-D array with ones on the k-th diagonal and zeros elsewhere."""
     m = N if M is None else M
+    if N < 0 or m < 0:
+        raise MXNetError('eye: N=%d and M=%d must be non-negative' % (N, m))
     out = torch.zeros((N, m), dtype=dtype_torch(dtype), device=_device(ctx))
     if N and m:
         out.diagonal(k).fill_(1)
