@@ -880,6 +880,8 @@ def np_take(a, indices, axis, mode):
     """Elements of an array along an axis (of the flattened array without ``axis``)."""
     if axis is None:
         a, axis = a.reshape(-1), 0
+    elif axis < 0:
+        axis += a.dim()
     n = a.shape[axis]
     idx = indices.to(torch.int64)
     if mode == 'clip':
