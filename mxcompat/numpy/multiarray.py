@@ -296,16 +296,19 @@ class ndarray(NDArray):
 
     # ---------------------------------------------------------------- indexing
     def __getitem__(self, key):
-        """NumPy indexing: basic (views), advanced (integer and boolean arrays)."""
+        """NumPy indexing: basic (a view where the result is contiguous in memory, a copy
+        elsewhere, as MXNet), advanced (integer and boolean arrays)."""
         t = self._t
         if type(key) is int:
             n = t.shape[0] if t.dim() else 0
             if not -n <= key < n:
                 raise IndexError('index %d is out of bounds for axis 0 with size %d' % (key, n))
-            return self._like(t[key])
-        key = _bounded_key(_convert_key(key, t, True), t.shape, False)
-        flips, key = _flip_negative_steps(key, t.dim(), t.shape)
-        return self._like((t.flip(flips) if flips else t)[key])
+            r = t[key]
+        else:
+            key = _bounded_key(_convert_key(key, t, True), t.shape, False)
+            flips, key = _flip_negative_steps(key, t.dim(), t.shape)
+            r = (t.flip(flips) if flips else t)[key]
+        return self._like(r if r.is_contiguous() else r.contiguous())
 
     def __setitem__(self, key, value):
         """NumPy assignment ``x[key] = value`` (``value`` broadcast and cast to x's dtype)."""
