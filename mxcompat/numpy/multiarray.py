@@ -680,13 +680,19 @@ def _binary(name, rname=None, doc=None):
     return ufunc
 
 
+_BOOL_RESULT = frozenset(['isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf'])
+
+
 def _unary(name):
     fn = getattr(_npi, name)
+    bool_result = name in _BOOL_RESULT
 
     def ufunc(x, out=None, **kwargs):
         _check_kwargs(ufunc.__name__, kwargs)
         if isinstance(x, numbers.Number):
             return _np_scalar_func(name, x)
+        if bool_result and out is not None and getattr(out, 'dtype', _np.bool_) != _np.bool_:
+            raise TypeError('%s: out= must be a bool array, got %s' % (name, out.dtype))
         return fn(x, out=out)
     ufunc.__doc__ = fn.__doc__
     return ufunc
