@@ -3,8 +3,8 @@
 There is one implementation of each ``mx.np`` function: this module runs ``mx.np``'s own
 functions with ``_npi`` naming the symbol front end of the same operator-table entries (and
 ``ndarray`` naming :class:`_Symbol`), so ``F.np.add(a, b)`` builds the ``_npi_add`` node that
-``mx.np.add`` runs imperatively. Functions that read array data (``array``, ``empty``, the
-``*_like`` creators) exist only in ``mx.np``.
+``mx.np.add`` runs imperatively. Functions that read array data (``array``, ``empty``,
+``empty_like``) exist only in ``mx.np``.
 """
 import builtins  # this module's mx.np functions (all, sum, max, ...) shadow the builtins
 import types
@@ -63,8 +63,7 @@ def _make_npi():
 _npi = _make_npi()
 _SPACE = dict(vars(_ma))
 _SPACE.update(_npi=_npi, ndarray=_Symbol, NDArray=Symbol)
-_DATA_ONLY = frozenset(['ndarray', 'array', 'empty', 'empty_like', 'zeros_like', 'ones_like',
-                        'full_like', 'shape'])
+_DATA_ONLY = frozenset(['ndarray', 'array', 'empty', 'empty_like', 'shape'])
 
 
 def _rebind(f, space=None, module='mxnet.symbol.numpy'):
