@@ -39,7 +39,8 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'row_stack', 'dstack', 'column_stack', 'atleast_1d', 'atleast_2d', 'atleast_3d',
            'diagonal', 'diag', 'trace', 'repeat', 'roll', 'tile', 'rot90', 'moveaxis', 'sort',
            'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
-           'outer', 'append', 'vdot']
+           'outer', 'append', 'vdot', 'diagflat', 'diag_indices_from', 'nan_to_num',
+           'unravel_index', 'hanning', 'hamming', 'blackman', 'meshgrid', 'broadcast_arrays']
 
 
 def _np_function(opname):
@@ -1217,3 +1218,94 @@ def vdot(a, b):
 def append(arr, values, axis=None):  # pylint: disable=redefined-outer-name
     """Values appended to the end of an array (both flattened without ``axis``)."""
     return concatenate([arr, values], axis=axis)
+
+
+def _rows(out):
+    """The rows of an array, as a tuple (a symbol stays whole: its rows are not known)."""
+    return tuple(out) if getattr(out, 'shape', None) is not None else out
+
+
+@set_module('mxnet.numpy')
+def diagflat(array, k=0):  # pylint: disable=redefined-outer-name
+    """Create a two-dimensional array with the flattened input as a diagonal."""
+    return _npi.diagflat(array, k=k)
+
+
+@set_module('mxnet.numpy')
+def diag_indices_from(arr):
+    """The indices to access the main diagonal of an n-dimensional array (a tuple of arrays,
+    one per axis)."""
+    return _rows(_npi.diag_indices_from(arr))
+
+
+@set_module('mxnet.numpy')
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None, **kwargs):
+    """Replace NaN with ``nan`` and infinities with ``posinf`` / ``neginf`` (the largest and
+    smallest finite values of the type by default); in place where ``copy`` is False."""
+    if kwargs:
+        raise TypeError('nan_to_num() got unexpected keyword arguments %s' % list(kwargs))
+    if isinstance(x, numbers.Number):
+        return _np.nan_to_num(x, copy, nan, posinf, neginf)
+    if getattr(x, 'dtype', None) in (_np.int8, _np.uint8, _np.int32, _np.int64):
+        return x
+    return _npi.nan_to_num(x, copy=copy, nan=nan, posinf=posinf, neginf=neginf,
+                           out=None if copy else x)
+
+
+@set_module('mxnet.numpy')
+def unravel_index(indices, shape, order='C'):  # pylint: disable=redefined-outer-name
+    """Converts flat indices into a tuple of coordinate arrays for an array of ``shape``."""
+    if order != 'C':
+        raise NotImplementedError("unravel_index(order='%s'): only order='C' is supported"
+                                  % order)
+    if isinstance(indices, numbers.Number):
+        return _np.unravel_index(indices, shape)
+    return _rows(_npi.unravel_index_fallback(indices, shape=shape))
+
+
+@set_module('mxnet.numpy')
+def hanning(M, dtype=_np.float32, ctx=None):
+    """The Hanning window of ``M`` points."""
+    return _npi.hanning(M=M, dtype=dtype, ctx=ctx or current_context())
+
+
+@set_module('mxnet.numpy')
+def hamming(M, dtype=_np.float32, ctx=None):
+    """The Hamming window of ``M`` points."""
+    return _npi.hamming(M=M, dtype=dtype, ctx=ctx or current_context())
+
+
+@set_module('mxnet.numpy')
+def blackman(M, dtype=_np.float32, ctx=None):
+    """The Blackman window of ``M`` points."""
+    return _npi.blackman(M=M, dtype=dtype, ctx=ctx or current_context())
+
+
+@set_module('mxnet.numpy')
+def broadcast_arrays(*args):
+    """Broadcast any number of arrays against each other (a list of arrays)."""
+    shape = tuple(torch.broadcast_shapes(*(a.shape for a in args)))
+    if builtins_all(a.shape == shape for a in args):
+        return list(args)
+    return [broadcast_to(a, shape) for a in args]
+
+
+@set_module('mxnet.numpy')
+def meshgrid(*xi, **kwargs):
+    """Coordinate matrices from coordinate vectors (``indexing`` 'xy' or 'ij')."""
+    if not kwargs.pop('copy', True):
+        raise NotImplementedError('meshgrid(copy=False) is not supported')
+    if kwargs.pop('sparse', False):
+        raise NotImplementedError('meshgrid(sparse=True) is not supported')
+    indexing = kwargs.pop('indexing', 'xy')
+    if kwargs:
+        raise TypeError("meshgrid() got an unexpected keyword argument '%s'" % list(kwargs)[0])
+    if indexing not in ('xy', 'ij'):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    ndim = len(xi)
+    ones = (1,) * ndim
+    out = [x.reshape(ones[:i] + (-1,) + ones[i + 1:]) for i, x in enumerate(xi)]
+    if indexing == 'xy' and ndim > 1:  # the first two axes swapped
+        out[0] = out[0].reshape((1, -1) + ones[2:])
+        out[1] = out[1].reshape((-1, 1) + ones[2:])
+    return broadcast_arrays(*out)

@@ -932,3 +932,70 @@ def np_indices(*, dimensions, dtype, ctx):
     if not grids:
         return torch.zeros((0,), dtype=dtype_torch(dtype), device=_device(ctx))
     return torch.stack(grids).to(dtype_torch(dtype))
+
+
+# ------------------------------------------------------------------------ more of mx.np
+@register('_np_diagflat', inputs=('data',), params={'k': (Int, 0)})
+def np_diagflat(data, k):
+    """A 2-D array with the flattened input on its k-th diagonal."""
+    return torch.diagflat(data.reshape(-1), k)
+
+
+@register('_npi_diag_indices_from', inputs=('data',), differentiable=False)
+def np_diag_indices_from(data):
+    """The indices of the main diagonal of an n-dimensional array of equal sides, one row per
+    axis (int64)."""
+    if data.dim() < 2 or any(n != data.shape[0] for n in data.shape):
+        raise MXNetError('diag_indices_from: the input must be at least 2-d with all sides of '
+                         'equal length, got shape %s' % (tuple(data.shape),))
+    idx = torch.arange(data.shape[0], dtype=torch.int64, device=data.device)
+    return idx.expand(data.dim(), data.shape[0]).clone()
+
+
+@register('_npi_nan_to_num', params={'copy': (Bool, True), 'nan': (Float, 0.0),
+                                     'posinf': (Opt(Float), None),
+                                     'neginf': (Opt(Float), None)})
+def np_nan_to_num(data, copy, nan, posinf, neginf):
+    """NaN replaced by ``nan``, infinities by ``posinf`` / ``neginf`` (the largest and smallest
+    finite values of the type by default); the gradient is zero at the replaced elements."""
+    if not data.is_floating_point():
+        return data.clone()
+    return torch.nan_to_num(data, nan, posinf, neginf)
+
+
+@register('_npi_unravel_index_fallback', inputs=('indices',), differentiable=False,
+          params={'shape': (Shape, REQUIRED)})
+def np_unravel_index(indices, shape):
+    """The coordinates of flat indices in an array of ``shape``, one row per axis (int64)."""
+    idx = indices.to(torch.int64)
+    total = math.prod(shape)
+    if idx.numel() and bool(((idx < 0) | (idx >= total)).any()):
+        raise MXNetError('unravel_index: an index is out of bounds for an array of shape %s'
+                         % (tuple(shape),))
+    rows = []
+    for n in reversed(shape):
+        rows.append(torch.remainder(idx, n))
+        idx = torch.div(idx, n, rounding_mode='floor')
+    return torch.stack(rows[::-1])
+
+
+def _window(coefficients, name):
+    def op(*, M, ctx, dtype):
+        n = 0 if M is None else max(M, 0)
+        if n == 1:
+            return torch.ones(1, dtype=dtype_torch(dtype), device=_device(ctx))
+        phase = torch.arange(n, dtype=torch.float64, device=_device(ctx)) * (
+            2 * math.pi / max(n - 1, 1))
+        out = torch.full_like(phase, coefficients[0])
+        for k, c in enumerate(coefficients[1:], 1):
+            out = out + c * torch.cos(k * phase)
+        return out.to(dtype_torch(dtype))
+    op.__doc__ = 'The %s window of ``M`` points (empty for M <= 0).' % name
+    return op
+
+
+_WINDOW_PARAMS = {'M': (Opt(Int), None), 'ctx': (Any, None), 'dtype': (DType, 'float32')}
+for _name, _coefficients in (('hanning', (0.5, -0.5)), ('hamming', (0.54, -0.46)),
+                             ('blackman', (0.42, -0.5, 0.08))):
+    register('_npi_' + _name, inputs=(), differentiable=False, params=_WINDOW_PARAMS)(
+        _window(_coefficients, _name))

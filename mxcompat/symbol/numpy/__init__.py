@@ -63,7 +63,9 @@ def _make_npi():
 _npi = _make_npi()
 _SPACE = dict(vars(_ma))
 _SPACE.update(_npi=_npi, ndarray=_Symbol, NDArray=Symbol)
-_DATA_ONLY = frozenset(['ndarray', 'array', 'empty', 'empty_like', 'shape'])
+# (broadcast_arrays and meshgrid need the shapes of their arrays, as in MXNet)
+_DATA_ONLY = frozenset(['ndarray', 'array', 'empty', 'empty_like', 'shape', 'broadcast_arrays',
+                        'meshgrid'])
 
 
 def _rebind(f, space=None, module='mxnet.symbol.numpy'):
