@@ -40,7 +40,8 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'diagonal', 'diag', 'trace', 'repeat', 'roll', 'tile', 'rot90', 'moveaxis', 'sort',
            'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
            'outer', 'append', 'vdot', 'diagflat', 'diag_indices_from', 'nan_to_num',
-           'unravel_index', 'hanning', 'hamming', 'blackman', 'meshgrid', 'broadcast_arrays']
+           'unravel_index', 'hanning', 'hamming', 'blackman', 'meshgrid', 'broadcast_arrays',
+           'bincount', 'polyval', 'ediff1d']
 
 
 def _np_function(opname):
@@ -1309,3 +1310,35 @@ def meshgrid(*xi, **kwargs):
         out[0] = out[0].reshape((1, -1) + ones[2:])
         out[1] = out[1].reshape((-1, 1) + ones[2:])
     return broadcast_arrays(*out)
+
+
+@set_module('mxnet.numpy')
+def bincount(x, weights=None, minlength=0):
+    """Count the occurrences of each value in an array of non-negative integers (summing
+    ``weights`` where given)."""
+    if minlength < 0:
+        raise ValueError('Minlength value should greater than 0')
+    if weights is None:
+        return _npi.bincount(x, minlength=minlength, has_weights=False)
+    return _npi.bincount(x, weights, minlength=minlength, has_weights=True)
+
+
+@set_module('mxnet.numpy')
+def polyval(p, x):
+    """Evaluate the polynomial with coefficients ``p`` (highest power first) at ``x``."""
+    if isinstance(p, NDArray) and isinstance(x, NDArray):
+        return _npi.polyval(p, x)
+    if not isinstance(p, NDArray) and not isinstance(x, NDArray):
+        return _np.polyval(p, x)
+    raise TypeError('polyval: p and x must both be arrays or both be array-likes')
+
+
+@set_module('mxnet.numpy')
+def ediff1d(ary, to_end=None, to_begin=None):
+    """The differences between consecutive elements of the flattened array, with ``to_begin``
+    and ``to_end`` (arrays or scalars) around them."""
+    arrays = [a for a in (to_begin, to_end) if isinstance(a, NDArray)]
+    begin_arr, end_arr = isinstance(to_begin, NDArray), isinstance(to_end, NDArray)
+    return _npi.ediff1d(ary, *arrays, to_begin_arr_given=begin_arr, to_end_arr_given=end_arr,
+                        to_begin_scalar=None if begin_arr else to_begin,
+                        to_end_scalar=None if end_arr else to_end)

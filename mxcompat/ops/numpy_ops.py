@@ -999,3 +999,72 @@ for _name, _coefficients in (('hanning', (0.5, -0.5)), ('hamming', (0.54, -0.46)
                              ('blackman', (0.42, -0.5, 0.08))):
     register('_npi_' + _name, inputs=(), differentiable=False, params=_WINDOW_PARAMS)(
         _window(_coefficients, _name))
+
+
+@register('_npx_nonzero', inputs=('x',), differentiable=False)
+def npx_nonzero(x):
+    """The indices of the non-zero elements, one row per element (int64; a 0-d input counts
+    as 1-d)."""
+    return torch.nonzero(x.reshape(1) if x.dim() == 0 else x)
+
+
+@register('_npx_constraint_check', inputs=('input',), differentiable=False,
+          params={'msg': (Str, 'Constraint violated.')})
+def npx_constraint_check(input, msg):  # pylint: disable=redefined-builtin
+    """``True`` (a bool scalar) when every element of ``input`` is true; ValueError with
+    ``msg`` otherwise."""
+    if not bool(input.all()):
+        raise ValueError(msg)
+    return torch.ones((), dtype=torch.bool, device=input.device)
+
+
+@register('_npi_bincount', inputs=('data', 'weights'), differentiable=False,
+          params={'minlength': (Int, 0), 'has_weights': (Bool, False)},
+          input_rule=lambda p: ['data', 'weights'] if p['has_weights'] else ['data'])
+def np_bincount(data, weights=None, *, minlength, has_weights):
+    """The number of occurrences (the sum of ``weights``) of each value in an array of
+    non-negative integers; the type of ``weights``, of ``data`` without them."""
+    if minlength < 0:
+        raise MXNetError('bincount: minlength=%d must be non-negative' % minlength)
+    idx = data.reshape(-1).to(torch.int64)
+    if idx.numel() and bool((idx < 0).any()):
+        raise MXNetError('bincount: the input must hold non-negative integers only')
+    if weights is None:
+        return torch.bincount(idx, minlength=minlength).to(data.dtype)
+    return torch.bincount(idx, weights.reshape(-1).to(torch.float64),
+                          minlength=minlength).to(weights.dtype)
+
+
+@register('_npi_polyval', inputs=('p', 'x'))
+def np_polyval(p, x):
+    """The polynomial with coefficients ``p`` (highest power first) at the points ``x``."""
+    out = torch.zeros_like(x, dtype=torch.result_type(p, x))
+    for c in p.unbind(0):
+        out = out * x + c
+    return out
+
+
+_EDIFF1D_INPUTS = ('input1', 'input2', 'input3')
+
+
+@register('_npi_ediff1d', inputs=_EDIFF1D_INPUTS,
+          params={'to_begin_arr_given': (Bool, False), 'to_end_arr_given': (Bool, False),
+                  'to_begin_scalar': (Opt(Float), None), 'to_end_scalar': (Opt(Float), None)},
+          input_rule=lambda p: list(_EDIFF1D_INPUTS[:1 + p['to_begin_arr_given'] +
+                                                    p['to_end_arr_given']]))
+def np_ediff1d(input1, input2=None, input3=None, *, to_begin_arr_given, to_end_arr_given,
+               to_begin_scalar, to_end_scalar):
+    """The differences between consecutive elements of the flattened array, with ``to_begin``
+    and ``to_end`` (arrays, given as the next inputs, or scalars) around them."""
+    extra = [t for t in (input2, input3) if t is not None]
+    flat = input1.reshape(-1)
+
+    def part(arr_given, scalar):
+        if arr_given:
+            return extra.pop(0).reshape(-1).to(flat.dtype)
+        if scalar is None:
+            return flat[:0]
+        return torch.tensor([scalar], device=flat.device).to(flat.dtype)
+    begin = part(to_begin_arr_given, to_begin_scalar)
+    end = part(to_end_arr_given, to_end_scalar)
+    return torch.cat([begin, flat[1:] - flat[:-1], end])
