@@ -40,9 +40,17 @@ def _subtract(a, b):
     return torch.sub(a, b)
 
 
+def _power(a, b):
+    """NumPy power; a bool exponent of a floating-point base takes the base's type (torch
+    cannot differentiate a bool exponent)."""
+    if isinstance(b, torch.Tensor) and b.dtype is torch.bool and a.is_floating_point():
+        b = b.to(a.dtype)
+    return torch.pow(a, b)
+
+
 _BINARY = {
     'add': torch.add, 'subtract': _subtract, 'multiply': torch.mul,
-    'true_divide': torch.true_divide, 'mod': torch.remainder, 'power': torch.pow,
+    'true_divide': torch.true_divide, 'mod': torch.remainder, 'power': _power,
     'maximum': torch.maximum, 'minimum': torch.minimum, 'arctan2': torch.atan2,
     'hypot': torch.hypot, 'copysign': torch.copysign, 'lcm': torch.lcm,
     'bitwise_and': torch.bitwise_and, 'bitwise_or': torch.bitwise_or,
