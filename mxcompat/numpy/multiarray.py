@@ -41,7 +41,7 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
            'outer', 'append', 'vdot', 'diagflat', 'diag_indices_from', 'nan_to_num',
            'unravel_index', 'hanning', 'hamming', 'blackman', 'meshgrid', 'broadcast_arrays',
-           'bincount', 'polyval', 'ediff1d']
+           'bincount', 'polyval', 'ediff1d', 'average', 'percentile', 'quantile', 'resize']
 
 
 def _np_function(opname):
@@ -1342,3 +1342,39 @@ def ediff1d(ary, to_end=None, to_begin=None):
     return _npi.ediff1d(ary, *arrays, to_begin_arr_given=begin_arr, to_end_arr_given=end_arr,
                         to_begin_scalar=None if begin_arr else to_begin,
                         to_end_scalar=None if end_arr else to_end)
+
+
+@set_module('mxnet.numpy')
+def average(a, axis=None, weights=None, returned=False, out=None):
+    """The weighted average along the specified axis (and the sum of the weights where
+    ``returned``)."""
+    if weights is None:
+        return _npi.average(a, axis=_axis(axis), returned=returned, weighted=False, out=out)
+    return _npi.average(a, weights, axis=_axis(axis), returned=returned, weighted=True,
+                        out=out)
+
+
+@set_module('mxnet.numpy')
+def percentile(a, q, axis=None, out=None, overwrite_input=None, interpolation='linear',
+               keepdims=False):
+    """The q-th percentile (q from 0 to 100) of the data along the specified axis."""
+    if overwrite_input is not None:
+        raise NotImplementedError('percentile(overwrite_input=) is not supported')
+    if isinstance(q, numbers.Number):
+        return _npi.percentile(a, axis=_axis(axis), interpolation=interpolation,
+                               keepdims=keepdims, q_scalar=q, out=out)
+    return _npi.percentile(a, q, axis=_axis(axis), interpolation=interpolation,
+                           keepdims=keepdims, q_scalar=None, out=out)
+
+
+@set_module('mxnet.numpy')
+def quantile(a, q, axis=None, out=None, overwrite_input=None, interpolation='linear',
+             keepdims=False):
+    """The q-th quantile (q from 0 to 1) of the data along the specified axis."""
+    return percentile(a, q * 100, axis, out, overwrite_input, interpolation, keepdims)
+
+
+@set_module('mxnet.numpy')
+def resize(a, new_shape):
+    """A new array of ``new_shape`` filled with repeated copies of ``a``."""
+    return _npi.resize_fallback(a, new_shape=new_shape)

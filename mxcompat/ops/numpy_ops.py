@@ -1076,3 +1076,67 @@ def np_ediff1d(input1, input2=None, input3=None, *, to_begin_arr_given, to_end_a
     begin = part(to_begin_arr_given, to_begin_scalar)
     end = part(to_end_arr_given, to_end_scalar)
     return torch.cat([begin, flat[1:] - flat[:-1], end])
+
+
+@register('_npi_average', inputs=('a', 'weights'),
+          params={'axis': _AXIS, 'returned': (Bool, False), 'weighted': (Bool, True)},
+          num_outputs=2, num_visible_outputs=lambda p: 2 if p['returned'] else 1,
+          input_rule=lambda p: ['a', 'weights'] if p['weighted'] else ['a'])
+def np_average(a, weights=None, *, axis, returned, weighted):
+    """The weighted average along the given axes, and the sum of the weights (a 1-D
+    ``weights`` runs along the single ``axis``)."""
+    dims = tuple(range(a.dim())) if axis is None else tuple(d % a.dim() for d in axis)
+    if weights is None:
+        avg = torch.mean(a, dim=dims)
+        return avg, torch.full_like(avg, a.numel() // max(avg.numel(), 1))
+    if weights.dim() != a.dim():
+        if weights.dim() != 1 or len(dims) != 1 or weights.shape[0] != a.shape[dims[0]]:
+            raise MXNetError('average: weights of shape %s must have the shape of a %s, or be '
+                             '1-D along the single axis' % (tuple(weights.shape),
+                                                            tuple(a.shape)))
+        weights = weights.reshape([-1 if d == dims[0] else 1 for d in range(a.dim())])
+    scale = torch.sum(weights.expand(a.shape), dim=dims)
+    return torch.sum(a * weights, dim=dims) / scale, scale
+
+
+def _percentile(a, q, dims, interpolation, keepdims):
+    x = a.to(torch.float64)
+    rest = [d for d in range(a.dim()) if d not in dims]
+    x = x.permute(rest + list(dims)).reshape([a.shape[d] for d in rest] + [-1])
+    out = torch.quantile(x, q, dim=-1, interpolation=interpolation)
+    if keepdims:
+        out = out.reshape(tuple(q.shape) + tuple(1 if d in dims else n
+                                                 for d, n in enumerate(a.shape)))
+    return out
+
+
+@register('_npi_percentile', inputs=('a', 'q'), differentiable=False,
+          params={'axis': _AXIS, 'keepdims': (Bool, False), 'q_scalar': (Opt(Float), None),
+                  'interpolation': (Str, 'linear')},
+          input_rule=lambda p: ['a'] if p['q_scalar'] is not None else ['a', 'q'])
+def np_percentile(a, q=None, *, axis, keepdims, q_scalar, interpolation):
+    """The ``q``-th percentiles (0 to 100) along the given axes (float64 for float64 input,
+    float32 otherwise)."""
+    if interpolation not in ('linear', 'lower', 'higher', 'midpoint', 'nearest'):
+        raise MXNetError("percentile: interpolation=%r must be 'linear', 'lower', 'higher', "
+                         "'midpoint' or 'nearest'" % (interpolation,))
+    qs = torch.tensor(q_scalar, dtype=torch.float64) if q is None else q.to(torch.float64)
+    qs = qs.to(a.device) / 100
+    if qs.numel() and bool(((qs < 0) | (qs > 1)).any()):
+        raise MXNetError('percentile: q must be in the range [0, 100]')
+    dims = tuple(range(a.dim())) if axis is None else tuple(d % a.dim() for d in axis)
+    out = _percentile(a, qs, dims, interpolation, keepdims)
+    return out.to(torch.float64 if a.dtype is torch.float64 else torch.float32)
+
+
+@register('_npi_resize_fallback', differentiable=False,
+          params={'new_shape': (Shape, REQUIRED)})
+def np_resize(data, new_shape):
+    """An array of ``new_shape`` filled with the flattened input repeated (zeros for an empty
+    input)."""
+    n = math.prod(new_shape)
+    flat = data.reshape(-1)
+    if flat.numel() == 0:
+        return torch.zeros(new_shape, dtype=data.dtype, device=data.device)
+    reps = -(-n // flat.numel())
+    return flat.repeat(reps)[:n].reshape(new_shape)
