@@ -41,7 +41,8 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
            'outer', 'append', 'vdot', 'diagflat', 'diag_indices_from', 'nan_to_num',
            'unravel_index', 'hanning', 'hamming', 'blackman', 'meshgrid', 'broadcast_arrays',
-           'bincount', 'polyval', 'ediff1d', 'average', 'percentile', 'quantile', 'resize']
+           'bincount', 'polyval', 'ediff1d', 'average', 'percentile', 'quantile', 'resize',
+           'pad', 'unique', 'histogram']
 
 
 def _np_function(opname):
@@ -1378,3 +1379,58 @@ def quantile(a, q, axis=None, out=None, overwrite_input=None, interpolation='lin
 def resize(a, new_shape):
     """A new array of ``new_shape`` filled with repeated copies of ``a``."""
     return _npi.resize_fallback(a, new_shape=new_shape)
+
+
+_PAD_KWARGS = {'constant': ('constant_values',), 'edge': (), 'reflect': ('reflect_type',),
+               'symmetric': ('reflect_type',), 'maximum': ('stat_length',),
+               'minimum': ('stat_length',)}
+
+
+@set_module('mxnet.numpy')
+def pad(x, pad_width, mode='constant', **kwargs):
+    """Pad an array: ``pad_width`` holds (before, after) per axis (or one pair, or one
+    number, for every axis); modes 'constant', 'edge', 'reflect', 'symmetric', 'maximum',
+    'minimum'."""
+    if _np.asarray(pad_width).dtype.kind != 'i':
+        raise TypeError('`pad_width` must be of integral type.')
+    if not isinstance(pad_width, tuple):
+        raise TypeError('`pad_width` must be tuple.')
+    if mode not in _PAD_KWARGS:
+        raise ValueError('mode {%r} is not supported.' % (mode,))
+    unsupported = set(kwargs) - set(_PAD_KWARGS[mode])
+    if unsupported:
+        raise ValueError("unsupported keyword arguments for mode '%s': %s" % (mode, unsupported))
+    if kwargs.get('reflect_type', 'even') not in ('even', None):
+        raise ValueError("unsupported reflect_type '%s'" % kwargs['reflect_type'])
+    if kwargs.get('stat_length') is not None:
+        raise ValueError("unsupported stat_length '%s'" % (kwargs['stat_length'],))
+    value = kwargs.get('constant_values', 0)
+    if isinstance(value, tuple):
+        raise TypeError("unsupported constant_values type: {'tuple'}.")
+    return _npi.pad(x, pad_width=pad_width, mode=mode, constant_value=value)
+
+
+@set_module('mxnet.numpy')
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
+    """The sorted unique elements of an array (slices along ``axis``), with the indices of
+    their first occurrences, the inverse indices and the counts where asked."""
+    out = _npi.unique(ar, return_index=return_index, return_inverse=return_inverse,
+                      return_counts=return_counts, axis=axis)
+    return tuple(out) if isinstance(out, list) else out
+
+
+@set_module('mxnet.numpy')
+def histogram(a, bins=10, range=None, normed=None, weights=None, density=None):  # pylint: disable=redefined-builtin
+    """The histogram of a set of data: (counts, bin edges); ``bins`` is a number of equal
+    bins over ``range`` or an array of bin edges."""
+    if normed is True or density is True or weights is not None:
+        raise NotImplementedError('histogram(normed=, density=, weights=) is not supported')
+    if isinstance(bins, numbers.Number):
+        if range is None:
+            raise NotImplementedError('histogram: automatic range is not supported; pass '
+                                      'range=')
+        return tuple(_npi.histogram(a, bin_cnt=bins, range=range))
+    if isinstance(bins, NDArray):
+        return tuple(_npi.histogram(a, bins))
+    raise NotImplementedError('histogram(bins=%s): bins must be a number or an array'
+                              % type(bins).__name__)

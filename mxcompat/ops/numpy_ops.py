@@ -15,7 +15,7 @@ import torch
 
 from ..base import MXNetError, dtype_torch
 from .creation import _device, _fill_value
-from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt
+from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
 _AXIS = (Opt(Shape), None)
@@ -1140,3 +1140,78 @@ def np_resize(data, new_shape):
         return torch.zeros(new_shape, dtype=data.dtype, device=data.device)
     reps = -(-n // flat.numel())
     return flat.repeat(reps)[:n].reshape(new_shape)
+
+
+def _pad_index(n, before, after, mode, device):
+    """Source positions along an axis of length ``n`` for each position of the padded axis."""
+    i = torch.arange(-before, n + after, device=device)
+    if mode == 'edge':
+        return i.clamp(0, n - 1)
+    if mode == 'reflect':  # mirrored about the edge values
+        period = 2 * (n - 1)
+        if period == 0:
+            return torch.zeros_like(i)
+        i = torch.remainder(i, period)
+        return torch.where(i >= n, period - i, i)
+    period = 2 * n  # symmetric: mirrored along the edge, edge values repeated
+    i = torch.remainder(i, period)
+    return torch.where(i >= n, period - 1 - i, i)
+
+
+@register('_npi_pad', inputs=('data',),
+          params={'pad_width': (Any, REQUIRED),
+                  'mode': (Enum('constant', 'edge', 'reflect', 'symmetric', 'maximum',
+                                'minimum'), 'constant'),
+                  'constant_value': (Float, 0.0), 'reflect_type': (Str, 'even')})
+def np_pad(data, pad_width, mode, constant_value, reflect_type):
+    """The array padded by ``pad_width`` ((before, after) per axis) in the given ``mode``."""
+    if isinstance(pad_width, str):
+        import ast
+        pad_width = ast.literal_eval(pad_width)
+    widths = torch.broadcast_to(torch.tensor(pad_width, dtype=torch.int64),
+                                (data.dim(), 2)).tolist()
+    if any(w < 0 for pair in widths for w in pair):
+        raise MXNetError('pad: pad_width %s must be non-negative' % (pad_width,))
+    if mode == 'constant':
+        flat = [w for pair in reversed(widths) for w in pair]
+        return torch.nn.functional.pad(data, flat, value=constant_value)
+    out = data
+    for axis, (before, after) in enumerate(widths):
+        if not before and not after:
+            continue
+        if mode in ('maximum', 'minimum'):
+            stat = (torch.amax if mode == 'maximum' else torch.amin)(out, dim=axis, keepdim=True)
+            shape = list(out.shape)
+            out = torch.cat([stat.expand(shape[:axis] + [before] + shape[axis + 1:]), out,
+                             stat.expand(shape[:axis] + [after] + shape[axis + 1:])], axis)
+        else:
+            out = torch.index_select(out, axis, _pad_index(out.shape[axis], before, after,
+                                                           mode, out.device))
+    return out
+
+
+def _unique_outputs(p):
+    return 1 + p['return_index'] + p['return_inverse'] + p['return_counts']
+
+
+@register('_npi_unique', differentiable=False, num_outputs=_unique_outputs,
+          params={'return_index': (Bool, False), 'return_inverse': (Bool, False),
+                  'return_counts': (Bool, False), 'axis': (Opt(Int), None)})
+def np_unique(data, return_index, return_inverse, return_counts, axis):
+    """The sorted unique elements (slices along ``axis``), with the indices of their first
+    occurrences, the inverse indices and the counts where asked (int64)."""
+    x = data.reshape(-1) if axis is None else data
+    dim = 0 if axis is None else axis % data.dim()
+    uniq, inverse, counts = torch.unique(x, sorted=True, return_inverse=True,
+                                         return_counts=True, dim=dim)
+    out = [uniq]
+    if return_index:
+        pos = torch.arange(inverse.numel(), device=x.device)
+        first = torch.full((counts.numel(),), max(inverse.numel(), 1), dtype=torch.int64,
+                           device=x.device)
+        out.append(first.scatter_reduce(0, inverse, pos, 'amin'))
+    if return_inverse:
+        out.append(inverse)
+    if return_counts:
+        out.append(counts)
+    return tuple(out) if len(out) > 1 else uniq
