@@ -42,7 +42,7 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'outer', 'append', 'vdot', 'diagflat', 'diag_indices_from', 'nan_to_num',
            'unravel_index', 'hanning', 'hamming', 'blackman', 'meshgrid', 'broadcast_arrays',
            'bincount', 'polyval', 'ediff1d', 'average', 'percentile', 'quantile', 'resize',
-           'pad', 'unique', 'histogram']
+           'pad', 'unique', 'histogram', 'delete', 'insert']
 
 
 def _np_function(opname):
@@ -1434,3 +1434,39 @@ def histogram(a, bins=10, range=None, normed=None, weights=None, density=None): 
         return tuple(_npi.histogram(a, bins))
     raise NotImplementedError('histogram(bins=%s): bins must be a number or an array'
                               % type(bins).__name__)
+
+
+def _slice_args(obj):
+    return {'start': obj.start, 'stop': obj.stop, 'step': 1 if obj.step is None else obj.step}
+
+
+@set_module('mxnet.numpy')
+def delete(arr, obj, axis=None):
+    """A new array with the sub-arrays at ``obj`` (an int, a slice or an index array) along
+    ``axis`` deleted (of the flattened array without ``axis``)."""
+    if isinstance(obj, slice):
+        return _npi.delete(arr, axis=axis, **_slice_args(obj))
+    if isinstance(obj, numbers.Integral):
+        return _npi.delete(arr, int_ind=int(obj), axis=axis)
+    if isinstance(obj, NDArray):
+        return _npi.delete(arr, obj, axis=axis)
+    raise TypeError("'obj' can not support type %s" % type(obj).__name__)
+
+
+@set_module('mxnet.numpy')
+def insert(arr, obj, values, axis=None):
+    """Insert ``values`` (an array or a scalar) before the positions ``obj`` (an int, a slice
+    or an index array) along ``axis`` (of the flattened array without ``axis``)."""
+    if isinstance(values, numbers.Number):
+        extra, kwargs = (), {'val': float(values)}
+    elif isinstance(values, NDArray):
+        extra, kwargs = (values,), {}
+    else:
+        raise TypeError("'values' can not support type %s" % type(values).__name__)
+    if isinstance(obj, slice):
+        return _npi.insert_slice(arr, *extra, axis=axis, **_slice_args(obj), **kwargs)
+    if isinstance(obj, numbers.Integral):
+        return _npi.insert_scalar(arr, *extra, int_ind=int(obj), axis=axis, **kwargs)
+    if isinstance(obj, NDArray):
+        return _npi.insert_tensor(arr, *extra, obj, axis=axis, **kwargs)
+    raise TypeError("'obj' can not support type %s" % type(obj).__name__)

@@ -1215,3 +1215,113 @@ def np_unique(data, return_index, return_inverse, return_counts, axis):
     if return_counts:
         out.append(counts)
     return tuple(out) if len(out) > 1 else uniq
+
+
+def _positions(n, start, stop, step, int_ind, obj, device):
+    """The positions ``obj`` (an index array), ``int_ind`` or the slice (start, stop, step)
+    name along an axis of length ``n`` (an int64 tensor)."""
+    if obj is not None:
+        return obj.reshape(-1).to(torch.int64)
+    if int_ind is not None:
+        return torch.tensor([int_ind], dtype=torch.int64, device=device)
+    return torch.tensor(range(*slice(start, stop, step).indices(n)), dtype=torch.int64,
+                        device=device)
+
+
+_DELETE_PARAMS = {'start': (Opt(Int), None), 'stop': (Opt(Int), None), 'step': (Opt(Int), None),
+                  'int_ind': (Opt(Int), None), 'axis': (Opt(Int), None)}
+
+
+@register('_npi_delete', inputs=('arr', 'obj'), params=_DELETE_PARAMS,
+          input_rule=lambda p: ['arr'] if p['int_ind'] is not None or p['start'] is not None
+          or p['stop'] is not None or p['step'] is not None else ['arr', 'obj'])
+def np_delete(arr, obj=None, *, start, stop, step, int_ind, axis):
+    """The array without the sub-arrays at the given positions along ``axis`` (of the
+    flattened array without ``axis``); positions of ``obj`` outside [0, n) are ignored (as
+    MXNet does; a negative ``int_ind`` counts from the end)."""
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0
+    axis %= max(arr.dim(), 1)
+    n = arr.shape[axis]
+    pos = _positions(n, start, stop, step, int_ind, obj, arr.device)
+    if int_ind is not None and not -n <= int_ind < n:
+        raise MXNetError('delete: index %d is out of bounds for axis %d with size %d'
+                         % (int_ind, axis, n))
+    if int_ind is not None and int_ind < 0:
+        pos = pos + n
+    keep = torch.ones(n, dtype=torch.bool, device=arr.device)
+    keep[pos[(pos >= 0) & (pos < n)]] = False
+    return torch.index_select(arr, axis, keep.nonzero().reshape(-1))
+
+
+def _insert(arr, values, pos, as_array, axis):
+    """numpy.insert along ``axis``: ``pos`` the positions (an int64 tensor), ``as_array``
+    whether they came as a sequence (a single int moves the values' first axis to ``axis``)."""
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0
+    axis %= max(arr.dim(), 1)
+    n = arr.shape[axis]
+    if bool(((pos < -n) | (pos > n)).any()):
+        raise MXNetError('insert: an index is out of bounds for axis %d with size %d'
+                         % (axis, n))
+    pos = torch.where(pos < 0, pos + n, pos)
+    values = values.to(arr.dtype)
+    values = values.reshape((1,) * (arr.dim() - values.dim()) + tuple(values.shape))
+    x = arr.movedim(axis, 0)
+    if pos.numel() == 1:
+        index = int(pos)
+        if not as_array:
+            values = values.movedim(0, axis)
+        v = values.movedim(axis, 0)
+        v = v.expand((v.shape[0],) + tuple(x.shape[1:]))
+        return torch.cat([x[:index], v, x[index:]]).movedim(0, axis)
+    num = pos.numel()
+    order = torch.argsort(pos, stable=True)
+    new_pos = pos.clone()
+    new_pos[order] += torch.arange(num, device=pos.device)
+    old = torch.ones(n + num, dtype=torch.bool, device=arr.device)
+    old[new_pos] = False
+    v = values.movedim(axis, 0).expand((num,) + tuple(x.shape[1:]))
+    out = x.new_empty((n + num,) + tuple(x.shape[1:]))
+    out = out.index_put((new_pos,), v).index_put((old.nonzero().reshape(-1),), x)
+    return out.movedim(0, axis)
+
+
+def _insert_values(arr, values, val):
+    return values if values is not None else torch.tensor(val, device=arr.device)
+
+
+@register('_npi_insert_scalar', inputs=('arr', 'values'),
+          params={'val': (Opt(Float), None), 'int_ind': (Opt(Int), None),
+                  'axis': (Opt(Int), None)},
+          input_rule=lambda p: ['arr'] if p['val'] is not None else ['arr', 'values'])
+def np_insert_scalar(arr, values=None, *, val, int_ind, axis):
+    """``values`` (or the scalar ``val``) inserted before position ``int_ind`` along
+    ``axis`` (of the flattened array without ``axis``)."""
+    pos = torch.tensor([int_ind], dtype=torch.int64, device=arr.device)
+    return _insert(arr, _insert_values(arr, values, val), pos, False, axis)
+
+
+@register('_npi_insert_slice', inputs=('arr', 'values'),
+          params={'val': (Opt(Float), None), 'start': (Opt(Int), None),
+                  'stop': (Opt(Int), None), 'step': (Opt(Int), None), 'axis': (Opt(Int), None)},
+          input_rule=lambda p: ['arr'] if p['val'] is not None else ['arr', 'values'])
+def np_insert_slice(arr, values=None, *, val, start, stop, step, axis):
+    """``values`` (or the scalar ``val``) inserted before the positions of a slice along
+    ``axis`` (of the flattened array without ``axis``)."""
+    n = arr.numel() if axis is None else arr.shape[axis]
+    pos = _positions(n, start, stop, step, None, None, arr.device)
+    return _insert(arr, _insert_values(arr, values, val), pos, True, axis)
+
+
+@register('_npi_insert_tensor', inputs=('arr', 'values', 'obj'),
+          params={'val': (Opt(Float), None), 'axis': (Opt(Int), None)},
+          input_rule=lambda p: ['arr', 'obj'] if p['val'] is not None
+          else ['arr', 'values', 'obj'])
+def np_insert_tensor(arr, values=None, obj=None, *, val, axis):
+    """``values`` (or the scalar ``val``) inserted before the positions ``obj`` along
+    ``axis`` (of the flattened array without ``axis``)."""
+    if obj is None:  # (the scalar form passes obj second)
+        obj, values = values, None
+    pos = obj.reshape(-1).to(torch.int64)
+    return _insert(arr, _insert_values(arr, values, val), pos, obj.dim() > 0, axis)
