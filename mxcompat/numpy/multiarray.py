@@ -1390,7 +1390,8 @@ _PAD_KWARGS = {'constant': ('constant_values',), 'edge': (), 'reflect': ('reflec
 def pad(x, pad_width, mode='constant', **kwargs):
     """Pad an array: ``pad_width`` holds (before, after) per axis (or one pair, or one
     number, for every axis); modes 'constant', 'edge', 'reflect', 'symmetric', 'maximum',
-    'minimum'."""
+    'minimum'. MXNet 1.9.1 pads with zeros in 'constant' mode whatever ``constant_values``
+    says (its front end drops the value), and so does this one."""
     if _np.asarray(pad_width).dtype.kind != 'i':
         raise TypeError('`pad_width` must be of integral type.')
     if not isinstance(pad_width, tuple):
@@ -1404,10 +1405,9 @@ def pad(x, pad_width, mode='constant', **kwargs):
         raise ValueError("unsupported reflect_type '%s'" % kwargs['reflect_type'])
     if kwargs.get('stat_length') is not None:
         raise ValueError("unsupported stat_length '%s'" % (kwargs['stat_length'],))
-    value = kwargs.get('constant_values', 0)
-    if isinstance(value, tuple):
+    if isinstance(kwargs.get('constant_values'), tuple):
         raise TypeError("unsupported constant_values type: {'tuple'}.")
-    return _npi.pad(x, pad_width=pad_width, mode=mode, constant_value=value)
+    return _npi.pad(x, pad_width=pad_width, mode=mode, constant_value=0)
 
 
 @set_module('mxnet.numpy')

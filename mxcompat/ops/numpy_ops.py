@@ -974,7 +974,8 @@ def np_nan_to_num(data, copy, nan, posinf, neginf):
 @register('_npi_unravel_index_fallback', inputs=('indices',), differentiable=False,
           params={'shape': (Shape, REQUIRED)})
 def np_unravel_index(indices, shape):
-    """The coordinates of flat indices in an array of ``shape``, one row per axis (int64)."""
+    """The coordinates of flat indices in an array of ``shape``, one row per axis (of the
+    indices' type)."""
     idx = indices.to(torch.int64)
     total = math.prod(shape)
     if idx.numel() and bool(((idx < 0) | (idx >= total)).any()):
@@ -984,7 +985,7 @@ def np_unravel_index(indices, shape):
     for n in reversed(shape):
         rows.append(torch.remainder(idx, n))
         idx = torch.div(idx, n, rounding_mode='floor')
-    return torch.stack(rows[::-1])
+    return torch.stack(rows[::-1]).to(indices.dtype)
 
 
 def _window(coefficients, name):
