@@ -14,6 +14,7 @@ import torch
 
 from .base import MXNetError
 from .ndarray.ndarray import NDArray, wrap
+from .ops.contrib_detection import _ZeroGradInputs
 
 # torch.set_grad_enabled without building a context-manager object
 _set_grad_enabled = torch._C._set_grad_enabled
@@ -334,7 +335,7 @@ class _IntegerVariable(torch.Tensor):
                 # records them); the integer ones get zeros
                 shadows = [a._mx_shadow for a in torch.utils._pytree.tree_leaves(args)
                            if type(a) is _IntegerVariable]
-                return _ZeroGradTo.apply(out, *shadows)
+                return _ZeroGradInputs.apply(out, *shadows)
             try:
                 shadow = func(*_tree_map(_shadow_of, args), **_tree_map(_shadow_of, kwargs))
             except (RuntimeError, TypeError):  # an operation floating-point tensors lack
@@ -342,20 +343,6 @@ class _IntegerVariable(torch.Tensor):
             if isinstance(out, (tuple, list)) and isinstance(shadow, (tuple, list)):
                 return type(out)(_pair(o, s) for o, s in zip(out, shadow))
             return _pair(out, shadow)
-
-
-class _ZeroGradTo(torch.autograd.Function):
-    """``out`` itself, recorded as a function of the shadows too, which get zero gradients."""
-
-    @staticmethod
-    def forward(ctx, out, *shadows):
-        ctx.shadows = [(s.shape, s.dtype, s.device) for s in shadows]
-        return out.view_as(out)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return (grad,) + tuple(torch.zeros(shape, dtype=dtype, device=device)
-                               for shape, dtype, device in ctx.shadows)
 
 
 def cast(t, dtype):

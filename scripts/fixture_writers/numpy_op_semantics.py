@@ -4,7 +4,7 @@ the array's type), imperative and hybridized; MXNet's own rules where it differs
 (integers rounded to negative decimals, float16 cumulative sums, index arrays of ``delete``,
 result types, views and copies of basic indexing); and operators whose tests check only some of
 their outputs (pad, unique, insert, percentile, histogram, windows, ...). The same ``run(mx)``
-executes under mxcompat in tests/test_numpy_op_semantics.py."""
+executes under mxcompat in tests/test_numpy_interface.py."""
 import os
 
 import numpy as onp
