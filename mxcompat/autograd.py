@@ -287,6 +287,12 @@ def _shadow_of(a):
     return a
 
 
+# integer remainders and floor divisions: MXNet's gradient through them is zero
+_NO_INTEGER_GRADIENT = frozenset([
+    torch.remainder, torch.Tensor.remainder, torch.fmod, torch.Tensor.fmod, torch.floor_divide,
+    torch.Tensor.floor_divide, torch.Tensor.__mod__, torch.Tensor.__floordiv__])
+
+
 class _IntegerVariable(torch.Tensor):
     """An integer or boolean tensor that MXNet differentiates. Torch differentiates only
     floating-point tensors, so each such tensor carries ``_mx_shadow``, a float64 copy of its
@@ -328,7 +334,8 @@ class _IntegerVariable(torch.Tensor):
         kwargs = kwargs or {}
         with _no_subclass():
             out = func(*args, **kwargs)
-            if not _state.recording or getattr(func, '__name__', None) in ('__get__', '__set__'):
+            if not _state.recording or func in _NO_INTEGER_GRADIENT or \
+                    getattr(func, '__name__', None) in ('__get__', '__set__'):
                 return out
             if _with_float(out, args):
                 # MXNet's gradient reaches only the floating-point operands (the plain call

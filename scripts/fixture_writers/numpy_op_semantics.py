@@ -37,6 +37,8 @@ def _int_grads(mx, out):
             passes=2)
     grad_of('concat', lambda x: np.concatenate([x, x * 2]), [1, 2], dtype='uint8')
     grad_of('cast-float', lambda x: x.astype('float32') * 1.5, [1, 2, 3])
+    grad_of('mod', lambda x: np.mod(x, np.array([3, 4, 5], dtype='int32')) + x,
+            [7, -2, 9])
     grad_of('sum-int-dtype', lambda x: np.sum(x * 2, dtype='int64'), [[1, 2], [3, 4]],
             dtype='int32')
 
