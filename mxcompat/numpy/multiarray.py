@@ -31,7 +31,7 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'logical_not', 'bitwise_not', 'invert', 'isnan', 'isinf', 'isfinite', 'isposinf',
            'isneginf', 'around', 'round', 'round_', 'clip',
            'sum', 'prod', 'max', 'min', 'amax', 'amin', 'mean', 'std', 'var', 'argmax',
-           'argmin', 'all', 'any', 'cumsum',
+           'argmin', 'all', 'any', 'sometrue', 'cumsum',
            'reshape', 'ravel', 'transpose', 'squeeze', 'expand_dims', 'concatenate', 'stack',
            'swapaxes', 'flip', 'broadcast_to', 'where', 'tril', 'copy', 'dot', 'matmul',
            'tensordot', 'einsum', 'shares_memory', 'may_share_memory',
@@ -837,6 +837,9 @@ def all(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-bu
 def any(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
     """Whether any array element along a given axis evaluates to True."""
     return _npi.any(a, axis=_axis(axis), keepdims=keepdims, out=out)
+
+
+sometrue = any
 
 
 @set_module('mxnet.numpy')
