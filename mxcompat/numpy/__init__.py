@@ -39,12 +39,13 @@ Design
 
 Not yet covered (raising NotImplementedError naming the MXNet API, through
 ``mxcompat/utils/mxnet_api.py``): the ``mx.np`` / ``mx.npx`` names not defined here (e.g.
-``histogram``, ``unique``, ``pad``, ``insert``/``delete``, most of ``np.random``), and
+``histogram``, ``unique``, ``pad``, ``insert``/``delete``), and
 gradients of integer arrays (torch differentiates floating-point tensors only).
 """
 from . import random, linalg
 from .multiarray import *  # noqa: F401,F403
 from .multiarray import __all__ as _array_names
+from .multiarray import _npi as _internal  # MXNet's mx.nd.np._internal: the _npi_* operators
 from .utils import *  # noqa: F401,F403
 from .utils import __all__ as _util_names
 

@@ -676,69 +676,6 @@ def npx_reshape(a, newshape, reverse, order):
     return a.reshape(out)
 
 
-# ------------------------------------------------------------------------ linalg
-for _name, _fn, _doc in (
-        ('det', torch.linalg.det, 'Determinant of a (stack of) square matrices.'),
-        ('inv', torch.linalg.inv, 'Inverse of a (stack of) square matrices.')):
-    register('_npi_' + _name, inputs=('A',), doc=_doc)(_fn)
-
-
-@register('_npi_slogdet', inputs=('A',), num_outputs=2)
-def np_slogdet(A):
-    """Sign and natural logarithm of the determinant."""
-    return tuple(torch.linalg.slogdet(A))
-
-
-@register('_npi_solve', inputs=('A', 'B'))
-def np_solve(A, B):
-    """Solve the linear system A x = B."""
-    return torch.linalg.solve(A, B)
-
-
-@register('_npi_cholesky', inputs=('A',), params={'lower': (Bool, True)})
-def np_cholesky(A, lower):
-    """Cholesky factor of a symmetric positive-definite matrix."""
-    return torch.linalg.cholesky(A, upper=not lower)
-
-
-@register('_npi_eigvalsh', inputs=('A',), params={'UPLO': (Str, 'L')})
-def np_eigvalsh(A, UPLO):
-    """Eigenvalues of a symmetric matrix, ascending."""
-    return torch.linalg.eigvalsh(A, UPLO=UPLO)
-
-
-@register('_npi_eigh', inputs=('A',), params={'UPLO': (Str, 'L')}, num_outputs=2)
-def np_eigh(A, UPLO):
-    """Eigenvalues (ascending) and eigenvectors of a symmetric matrix."""
-    return tuple(torch.linalg.eigh(A, UPLO=UPLO))
-
-
-@register('_npi_svd', inputs=('A',), num_outputs=3)
-def np_svd(A):
-    """Singular value decomposition ``A = ut @ diag(l) @ v`` (MXNet's order: ut, l, v)."""
-    u, s, vh = torch.linalg.svd(A, full_matrices=False)
-    return u, s, vh
-
-
-@register('_npi_norm', params={'ord': (Float, 2.0), 'axis': _AXIS, 'keepdims': (Bool, False),
-                               'flag': (Int, -1)})
-def np_norm(data, ord, axis, keepdims, flag):  # pylint: disable=redefined-builtin
-    """Matrix or vector norm. ``flag``: -1 a vector ``ord``-norm, 0 a matrix 2-norm (``ord``
-    2 or -2), 1 the Frobenius norm, 2 the nuclear norm (as MXNet's front end sets it)."""
-    x = data if data.is_floating_point() else data.to(torch.float32)
-    dim = axis if axis is None else tuple(axis)
-    if flag == 1:
-        return torch.sqrt(torch.sum(x * x, dim=dim, keepdim=keepdims))
-    if flag == 0:
-        return torch.linalg.matrix_norm(x, ord=int(ord), dim=dim, keepdim=keepdims)
-    if flag == 2:
-        return torch.linalg.matrix_norm(x, ord='nuc', dim=dim, keepdim=keepdims)
-    if dim is None:
-        out = torch.linalg.vector_norm(x.reshape(-1), ord=ord)
-        return out.reshape((1,) * x.dim()) if keepdims else out
-    return torch.linalg.vector_norm(x, ord=ord, dim=dim, keepdim=keepdims)
-
-
 # ------------------------------------------------------------------------ manipulation
 def _split_outputs(attrs):
     return attrs['sections'] if attrs['sections'] > 0 else len(attrs['indices'])

@@ -272,7 +272,8 @@ for _dist, _pspecs, _sampler, _check, _doc in _DISTRIBUTIONS:
              differentiable=False)(_make_array_sampler(_dist, _pnames, _sampler, _doc))
 
 
-@register('_random_randint', inputs=(), aliases=('random_randint',), differentiable=False,
+@register('_random_randint', inputs=(), aliases=('random_randint', '_npi_random_randint'),
+          differentiable=False,
           params={'low': (Int, REQUIRED), 'high': (Int, REQUIRED), 'shape': (Shape, ()),
                   'ctx': (Any, ''), 'dtype': (_INT_DTYPE, None)})
 def random_randint(*, low, high, shape, ctx, dtype):
@@ -318,7 +319,7 @@ def sample_multinomial(data, *, shape, get_prob, dtype):
 
 # ------------------------------------------------------------------------------ shuffle
 @register('_shuffle', monitor_prefix='input', merges=False,
-          inputs=('data',), aliases=('shuffle',), differentiable=False)
+          inputs=('data',), aliases=('shuffle', '_npi_shuffle'), differentiable=False)
 def shuffle(data):
     """Randomly shuffle the elements along the first axis (the order inside each subarray is
     kept)."""

@@ -97,10 +97,11 @@ def infers_range(params):
 def sized_by_consumers(params):
     """Whether an operator without inputs leaves its output's size to inference from its
     consumers, as MXNet does: an ``arange(infer_range=True)`` without ``stop``, or a ``shape``
-    that is ``()`` (unknown in MXNet's legacy shape semantics) or has 0 or -1 sizes."""
+    that is ``()`` (unknown in MXNet's legacy shape semantics) or has 0 or -1 sizes (a
+    ``shape`` that is no tuple, as ``_npi_gamma``'s number, is no output shape)."""
     shape = params.get('shape')
     return infers_range(params) or shape == () or \
-        shape is not None and any(d <= 0 for d in shape)
+        isinstance(shape, tuple) and any(d <= 0 for d in shape)
 
 
 def consumer_sized_params(symbol, known):

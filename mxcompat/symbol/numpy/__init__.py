@@ -61,6 +61,7 @@ def _make_npi():
 
 
 _npi = _make_npi()
+_internal = _npi  # MXNet's mx.sym.np._internal: the _npi_* operators
 _SPACE = dict(vars(_ma))
 _SPACE.update(_npi=_npi, ndarray=_Symbol, NDArray=Symbol)
 # (broadcast_arrays and meshgrid need the shapes of their arrays, as in MXNet)
@@ -86,12 +87,19 @@ def _symbol_function(opname):
 
 def _rebind_module(module, names, overrides, target):
     """Put ``module``'s functions ``names``, rebound to its namespace with ``overrides``,
-    into the namespace ``target``."""
+    into the namespace ``target``; the module's other functions (its helpers) are rebound
+    alike, so that the rebound functions call each other's symbol versions."""
     space = dict(vars(module))
     space.update(overrides)
+    own = vars(module)
+    for name, value in own.items():
+        if isinstance(value, types.FunctionType) and value.__globals__ is own and \
+                name not in overrides:
+            space[name] = _rebind(value, space, 'mxnet.symbol.numpy.' +
+                                  module.__name__.rsplit('.', 1)[1])
     for name in names:
-        target[name] = _rebind(space[name], space, 'mxnet.symbol.numpy.' +
-                               module.__name__.rsplit('.', 1)[1])
+        target[name] = space[name]
+    return space
 
 
 for _name, _value in vars(_ma).items():

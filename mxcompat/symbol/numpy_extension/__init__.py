@@ -7,3 +7,6 @@ for _full in dir(_npi):
     if _full.startswith('_npx_') and not _full.startswith('_npx__'):
         globals()[_full[len('_npx_'):]] = getattr(_npi, _full)
         __all__.append(_full[len('_npx_'):])
+
+from . import random  # noqa: E402
+__all__.append('random')
