@@ -276,6 +276,7 @@ def _adopt_written(set_aside):
 
 _no_subclass = torch._C.DisableTorchFunctionSubclass
 _tree_map = torch.utils._pytree.tree_map
+_tree_leaves = torch.utils._pytree.tree_leaves
 
 
 def _shadow_of(a):
@@ -341,7 +342,7 @@ class _IntegerVariable(torch.Tensor):
             if _with_float(out, args):
                 # MXNet's gradient reaches only the floating-point operands (the plain call
                 # records them); the integer ones get zeros
-                shadows = [a._mx_shadow for a in torch.utils._pytree.tree_leaves(args)
+                shadows = [a._mx_shadow for a in _tree_leaves(args)
                            if type(a) is _IntegerVariable]
                 return _ZeroGradInputs.apply(out, *shadows)
             try:
@@ -368,10 +369,13 @@ def _with_float(out, args):
     if not isinstance(out, torch.Tensor) or not out.is_floating_point():
         return False
     return any(isinstance(a, torch.Tensor) and a.is_floating_point()
-               for a in torch.utils._pytree.tree_leaves(args))
+               for a in _tree_leaves(args))
 
 
 def _pair(out, shadow):
+    """The result ``out`` of a call, given the result ``shadow`` of the same call on the
+    shadows: the shadow cast where ``out`` is floating-point, ``out`` carrying the shadow where
+    it is an integer tensor, ``out`` alone where the shadow has no history."""
     if not isinstance(out, torch.Tensor) or not isinstance(shadow, torch.Tensor) or \
             not shadow.requires_grad or out.shape != shadow.shape:
         return out
