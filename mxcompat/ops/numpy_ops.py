@@ -275,9 +275,15 @@ register('_np_min', inputs=('a',), params=_EXTREME_PARAMS, aliases=('_np_amin',)
     'axis': _AXIS, 'dtype': (Opt(DType), None), 'keepdims': (Bool, False),
     'initial': (Opt(Float), None)})
 def np_mean(a, axis, dtype, keepdims, initial):
-    """Arithmetic mean along the specified axes (float32 for integer input)."""
+    """Arithmetic mean along the specified axes (float32 for integer input; an integer input
+    with an integer ``dtype`` is summed in that type, wrapping around, and the sum divided
+    with truncation, as MXNet and NumPy do)."""
     td = dtype_torch(dtype) if dtype is not None else (
         a.dtype if a.is_floating_point() else torch.float32)
+    if not td.is_floating_point and not a.is_floating_point() and axis != ():
+        total = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=td)
+        return torch.div(total, max(a.numel() // max(total.numel(), 1), 1),
+                         rounding_mode='trunc').to(td)
     x = a.to(torch.float64)  # accumulated in float64, as MXNet accumulates float16 widely
     return _cast(x if axis == () else torch.mean(x, dim=_axes(axis), keepdim=keepdims), td)
 
@@ -1038,13 +1044,33 @@ def np_average(a, weights=None, *, axis, returned, weighted):
 
 
 def _percentile(a, q, dims, interpolation, keepdims):
-    x = a.to(torch.float64)
+    """MXNet's percentile kernel: the position ``q / 100 * (n - 1)`` in float32, 'nearest'
+    rounding halves away from zero, and each of the two neighbours times its float32 weight
+    rounded to the input's floating type (float32 for integers), summed in the result's
+    (float64 for float64 input, float32 otherwise)."""
+    otype = torch.float64 if a.dtype is torch.float64 else torch.float32
     rest = [d for d in range(a.dim()) if d not in dims]
-    x = x.permute(rest + list(dims)).reshape([a.shape[d] for d in rest] + [-1])
-    out = torch.quantile(x, q, dim=-1, interpolation=interpolation)
+    x = a.permute(rest + list(dims)).reshape([a.shape[d] for d in rest] + [-1])
+    x = torch.sort(x if x.is_floating_point() else x.to(torch.float32), dim=-1).values
+    n = x.shape[-1]
+    idx = (q.to(torch.float64) * (n - 1) / 100).to(torch.float32).reshape(-1)
+    if interpolation == 'midpoint':
+        idx = (torch.floor(idx) + torch.ceil(idx)) / 2
+    if interpolation in ('lower', 'higher', 'nearest'):
+        pick = {'lower': torch.floor, 'higher': torch.ceil,
+                'nearest': lambda i: torch.floor(i + 0.5)}[interpolation]
+        out = x[..., pick(idx).to(torch.int64)].to(otype)
+    else:
+        below = torch.floor(idx).to(torch.int64)
+        above = (below + 1).clamp(max=n - 1)
+        w_above = idx - below  # float32; a float16 neighbour times it rounds to float16
+        wide = x.to(torch.float32) if x.dtype is torch.float16 else x
+        out = (wide[..., below] * (1 - w_above)).to(x.dtype).to(otype) + \
+            (wide[..., above] * w_above).to(x.dtype).to(otype)
+    out = out.movedim(-1, 0).reshape(tuple(q.shape) + tuple(out.shape[:-1]))
     if keepdims:
-        out = out.reshape(tuple(q.shape) + tuple(1 if d in dims else n
-                                                 for d, n in enumerate(a.shape)))
+        out = out.reshape(tuple(q.shape) + tuple(1 if d in dims else k
+                                                 for d, k in enumerate(a.shape)))
     return out
 
 
@@ -1058,13 +1084,11 @@ def np_percentile(a, q=None, *, axis, keepdims, q_scalar, interpolation):
     if interpolation not in ('linear', 'lower', 'higher', 'midpoint', 'nearest'):
         raise MXNetError("percentile: interpolation=%r must be 'linear', 'lower', 'higher', "
                          "'midpoint' or 'nearest'" % (interpolation,))
-    qs = torch.tensor(q_scalar, dtype=torch.float64) if q is None else q.to(torch.float64)
-    qs = qs.to(a.device) / 100
-    if qs.numel() and bool(((qs < 0) | (qs > 1)).any()):
+    qs = torch.tensor(q_scalar, dtype=torch.float64, device=a.device) if q is None else q
+    if qs.numel() and bool(((qs < 0) | (qs > 100)).any()):
         raise MXNetError('percentile: q must be in the range [0, 100]')
     dims = tuple(range(a.dim())) if axis is None else tuple(d % a.dim() for d in axis)
-    out = _percentile(a, qs, dims, interpolation, keepdims)
-    return out.to(torch.float64 if a.dtype is torch.float64 else torch.float32)
+    return _percentile(a, qs, dims, interpolation, keepdims)
 
 
 @register('_npi_resize_fallback', differentiable=False,

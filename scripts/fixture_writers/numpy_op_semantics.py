@@ -100,6 +100,19 @@ def _functions(mx, out):
                                                     interpolation=interp).asnumpy()
     out['percentile/q-array-keepdims'] = np.percentile(
         np.array(_f((3, 4), 5)), np.array([10., 55.]), axis=1, keepdims=True).asnumpy()
+    f16 = np.array(_f((2, 3, 20), 12, -10, 10, 'float16'), dtype='float16')
+    for interp in ('linear', 'nearest', 'midpoint'):
+        out['percentile/float16-' + interp] = np.percentile(
+            f16, np.array([12.5, 37.3, 99.9]), axis=2, interpolation=interp).asnumpy()
+    out['percentile/nearest-tie'] = np.percentile(np.array([[5., 1., 4., 2., 3.]]),
+                                                  np.array([12.5, 62.5]), axis=1,
+                                                  interpolation='nearest').asnumpy()
+    i8 = np.array([[100, 120, -128, 50], [127, 127, 127, 1]], dtype='int8')
+    out['mean/int8-wraps'] = np.mean(i8, axis=1, dtype='int8').asnumpy()
+    out['mean/int32-as-int8'] = np.mean(np.array([[1000, 1200, -1280, 500]], dtype='int32'),
+                                        axis=1, dtype='int8').asnumpy()
+    out['mean/truncates'] = np.mean(np.array([[-7, 3, 1]], dtype='int32'), axis=1,
+                                    dtype='int32').asnumpy()
     out['quantile/float64'] = np.quantile(np.array(_f((7,), 6, dtype='float64')), 0.3).asnumpy()
     v = np.array(_f((2, 3), 7))
     for mode in ('edge', 'reflect', 'symmetric', 'maximum', 'minimum'):
