@@ -28,6 +28,8 @@ class _Symbol(Symbol):
         if len(self._outputs) != 1 or isinstance(key, str):
             return Symbol.__getitem__(self, key)
         items = key if isinstance(key, tuple) else (key,)
+        if not items:  # x[()]: the symbol itself
+            return self
         if not builtins.all(isinstance(k, (int, slice)) for k in items):
             raise NotImplementedError('mx.sym.np: indexing a symbol with %r is not supported '
                                       'by mxcompat yet (integers and slices are)' % (key,))
