@@ -1030,9 +1030,16 @@ def array_split(ary, indices_or_sections, axis=0):
                                      **_split_args(indices_or_sections)))
 
 
+def _check_split_ndim(name, ary, ndim):
+    shape = getattr(ary, 'shape', None)  # (a symbol's is unknown here)
+    if shape is not None and len(shape) < ndim:
+        raise ValueError('%s only works on arrays of %d or more dimensions' % (name, ndim))
+
+
 @set_module('mxnet.numpy')
 def hsplit(ary, indices_or_sections):
     """Split an array into sub-arrays horizontally (column-wise)."""
+    _check_split_ndim('hsplit', ary, 1)
     return _split_outputs(_npi.hsplit(ary, axis=1, squeeze_axis=False,
                                       **_split_args(indices_or_sections)))
 
@@ -1040,12 +1047,14 @@ def hsplit(ary, indices_or_sections):
 @set_module('mxnet.numpy')
 def vsplit(ary, indices_or_sections):
     """Split an array into sub-arrays vertically (row-wise)."""
+    _check_split_ndim('vsplit', ary, 2)
     return split(ary, indices_or_sections, axis=0)
 
 
 @set_module('mxnet.numpy')
 def dsplit(ary, indices_or_sections):
     """Split an array into sub-arrays along the 3rd axis (depth)."""
+    _check_split_ndim('dsplit', ary, 3)
     return _split_outputs(_npi.dsplit(ary, axis=2, squeeze_axis=False,
                                       **_split_args(indices_or_sections)))
 
