@@ -5,9 +5,9 @@ the array's type), imperative and hybridized; MXNet's own rules where it differs
 result types, views and copies of basic indexing); and operators whose tests check only some of
 their outputs (pad, unique, insert, percentile, histogram, windows, ...). The same ``run(mx)``
 executes under mxcompat in tests/test_numpy_interface.py."""
-import os
-
 import numpy as onp
+
+from ._np_mode import run_cases, save_npz
 
 
 def _f(shape, seed, low=-2, high=2, dtype='float32'):
@@ -147,17 +147,8 @@ def _functions(mx, out):
 
 def run(mx):
     """{case id: numpy array}, computed in NumPy mode (``npx.set_np()``)."""
-    out = {}
-    mx.npx.set_np()
-    try:
-        _int_grads(mx, out)
-        _functions(mx, out)
-    finally:
-        mx.npx.reset_np()
-    return out
+    return run_cases(mx, _int_grads, _functions)
 
 
 def write(mx, outdir):
-    tmp = os.path.join(outdir, 'numpy_op_semantics.tmp.npz')
-    onp.savez_compressed(tmp, **run(mx))
-    os.replace(tmp, os.path.join(outdir, 'numpy_op_semantics.npz'))
+    save_npz(outdir, 'numpy_op_semantics', run(mx))
