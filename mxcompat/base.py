@@ -248,6 +248,8 @@ def to_float(v):
         v = _literal(v)
     if isinstance(v, numbers.Real):
         return float(v)
+    if getattr(v, 'ndim', None) == 0:  # a 0-d array (e.g. Trainer.step(y.sum()) in NumPy
+        return float(v)                # mode), whose text MXNet parses as the number
     raise ValueError('expected a number, got %r' % (v,))
 
 

@@ -13,7 +13,11 @@ RANDOM = ("random numbers come from torch's generators: mx.random.seed(n) makes 
 SYNC = ("execution is synchronous, as in eager PyTorch: waiting only synchronises CUDA "
         "streams")
 
+SPARSE = ("sparse arrays keep their values densely: data/indices/indptr are those of the "
+          "non-zero values, operators on them return dense arrays, gradients are dense")
+
 DIFFERENCES = {
+    'mxcompat.ndarray.sparse': SPARSE,
     'mxcompat.random': RANDOM,
     'mxcompat.ndarray.random': RANDOM,
     'mxcompat.symbol.random': RANDOM,

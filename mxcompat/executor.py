@@ -10,6 +10,7 @@ from . import autograd
 from .base import MXNetError, dtype_torch, gc_paused
 from .context import Context, as_context, swap_context
 from .ndarray.ndarray import NDArray, wrap
+from .ndarray.sparse import _var_storage_types, _wrap as _sparse_wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
 from .symbol.inference import consumer_sized_params, infer_bound_shapes
 from .symbol.lowering import Lowered
@@ -545,10 +546,9 @@ def _output_view(arr, shape):
 @gc_paused
 def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_arg_names,
                 shared_exec, shared_buffer, shapes):
-    """Allocate arrays from inferred shapes and types, then bind (Symbol.simple_bind)."""
-    if stype_dict and any(v != 'default' for v in stype_dict.values()):
-        raise NotImplementedError('simple_bind(stype_dict=...): sparse storage is not supported '
-                                  'by mxcompat')
+    """Allocate arrays from inferred shapes, types and storage types (the variables' ``stype``
+    and ``stype_dict``: arguments only, gradients are dense), then bind (Symbol.simple_bind)."""
+    stypes = _var_storage_types(symbol.attr_dict(), stype_dict)
     # as MXNet, only tuple-valued keywords are shapes; anything else is ignored
     shapes = {k: v for k, v in shapes.items() if isinstance(v, (tuple, list))}
     arg_shapes, out_shapes, aux_shapes = symbol.infer_shape(**shapes)
@@ -573,6 +573,9 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
         td = dtype_torch(t) if t is not None else torch.float32
         if n in shared and shared[n].shape == tuple(s):
             args.append(shared[n])
+        elif stypes.get(n, 'default') != 'default':
+            args.append(_sparse_wrap(stypes[n], torch.zeros(s, dtype=td, device=dev),
+                                     as_context(ctx)))
         else:
             args.append(wrap(torch.zeros(s, dtype=td, device=dev)))
         grads.append(None if reqs.get(n, 'null') == 'null' else

@@ -249,7 +249,8 @@ def main(argv=None):
                 results.append({'case': case['name'], 'ok': None, 'reason': reason})
                 continue
             rc, out, err, seconds = run_case(case, args.mxnet_git, python, bool(args.oracle),
-                                             work_root, args.timeout, args.pythonpath)
+                                             work_root, max(args.timeout, case.get('timeout', 0)),
+                                             args.pythonpath)
             got = numbers(case, out, err)
             path = os.path.join(FIXTURES, case['name'] + '.json')
             result = {'case': case['name'], 'seconds': round(seconds, 1)}

@@ -1,4 +1,5 @@
 import os
+import re
 import sys
 
 import pytest
@@ -7,6 +8,33 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, 'tests', 'fixtures')
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+_NUMBER = re.compile(r'-?\d+(?:\.\d+)?(?:e[-+]?\d+)?')
+
+
+def _assert_same_printout(got, want, name):
+    """The same text, and the same numbers to rtol 1e-4 or one unit of the last digit
+    printed (a library's helpers round with '%.3f' and the like)."""
+    assert _NUMBER.sub('#', got) == _NUMBER.sub('#', want), '%s printed\n%s\nnot\n%s' % (
+        name, got, want)
+    for g, w in zip(_NUMBER.findall(got), _NUMBER.findall(want)):
+        digits = len(w.split('.')[1].split('e')[0]) if '.' in w else 0
+        assert abs(float(g) - float(w)) <= 1e-4 * abs(float(w)) + 1.01 * 10.0 ** -digits, \
+            '%s printed %s where MXNet printed %s' % (name, g, w)
+
+
+def assert_same_results(got, want, name):
+    """A library scenario's results ``got`` ({key: array}, 'stdout' the text it printed) are
+    MXNet's ``want`` (its .npz): the same keys, texts, and numbers to rtol 1e-4."""
+    import numpy as np
+    assert sorted(got) == sorted(want.files)
+    for key in want.files:
+        if key == 'stdout':
+            _assert_same_printout(str(got[key]), str(want[key]), name)
+        elif want[key].dtype.kind == 'U':
+            assert str(got[key]) == str(want[key]), '%s %s' % (name, key)
+        else:
+            np.testing.assert_allclose(got[key], want[key], rtol=1e-4, atol=1e-5,
+                                       err_msg='%s %s' % (name, key))
 
 
 def pytest_addoption(parser):

@@ -6,7 +6,6 @@ Skipped unless d2lzh is installed next to mxcompat (``pip install --no-deps d2lz
 and its other requirements, matplotlib and IPython; see the README).
 """
 import os
-import re
 
 import numpy as np
 import pytest
@@ -19,33 +18,11 @@ pytest.importorskip('d2lzh', reason='d2lzh is not installed')
 import mxnet as mx  # noqa: E402  (mxcompat, through the alias)
 from scripts.fixture_writers.d2lzh_scenarios import SCENARIOS, run  # noqa: E402
 
-from conftest import FIXTURES  # noqa: E402
+from conftest import FIXTURES, assert_same_results  # noqa: E402
 
 DIR = os.path.join(FIXTURES, 'd2lzh_scenarios')
-_NUMBER = re.compile(r'-?\d+(?:\.\d+)?(?:e[-+]?\d+)?')
-
-
-def assert_same_printout(got, want, name):
-    """The same text, and the same numbers to rtol 1e-4 or one unit of the last digit
-    printed (d2lzh rounds with '%.3f' and the like)."""
-    assert _NUMBER.sub('#', got) == _NUMBER.sub('#', want), '%s printed\n%s\nnot\n%s' % (
-        name, got, want)
-    for g, w in zip(_NUMBER.findall(got), _NUMBER.findall(want)):
-        digits = len(w.split('.')[1].split('e')[0]) if '.' in w else 0
-        assert abs(float(g) - float(w)) <= 1e-4 * abs(float(w)) + 1.01 * 10.0 ** -digits, \
-            '%s printed %s where MXNet printed %s' % (name, g, w)
 
 
 @pytest.mark.parametrize('name', sorted(SCENARIOS))
 def test_scenario(name):
-    want = np.load(os.path.join(DIR, name + '.npz'))
-    got = run(mx, name)
-    assert sorted(got) == sorted(want.files)
-    for key in want.files:
-        if key == 'stdout':
-            assert_same_printout(str(got[key]), str(want[key]), name)
-        elif want[key].dtype.kind == 'U':
-            assert str(got[key]) == str(want[key]), '%s %s' % (name, key)
-        else:
-            np.testing.assert_allclose(got[key], want[key], rtol=1e-4, atol=1e-5,
-                                       err_msg='%s %s' % (name, key))
+    assert_same_results(run(mx, name), np.load(os.path.join(DIR, name + '.npz')), name)

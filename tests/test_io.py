@@ -71,16 +71,6 @@ def test_native_iterator_errors():
         mx.io.LibSVMIter(data_libsvm=csv, data_shape=(3,), batch_size=2)
 
 
-def test_ndarray_iter_rejects_sparse():
-    class FakeCSR:   # the duck type of scipy.sparse matrices
-        nnz = 0
-
-        def tocsr(self):
-            return self
-    with pytest.raises(NotImplementedError, match='NDArrayIter'):
-        mx.io.NDArrayIter({'data': FakeCSR()}, batch_size=2)
-
-
 def test_mnist_output_dtype(want):
     # MXNet 1.9.1 fails on MNISTIter(dtype='float16'); mxcompat casts its float32 batches
     it = mx.io.MNISTIter(image=os.path.join(SRC, 'small-idx3'),

@@ -28,15 +28,17 @@ def _results(writer):
 
 @pytest.mark.parametrize('key', sorted(WANT))
 def test_numpy_interface(key):
-    _compare(key, _results(numpy_interface)[key], WANT[key])
+    assert_like_mxnet(key, _results(numpy_interface)[key], WANT[key])
 
 
 @pytest.mark.parametrize('key', sorted(WANT_OPS))
 def test_numpy_op_semantics(key):
-    _compare(key, _results(numpy_op_semantics)[key], WANT_OPS[key])
+    assert_like_mxnet(key, _results(numpy_op_semantics)[key], WANT_OPS[key])
 
 
-def _compare(key, got, want):
+def assert_like_mxnet(key, got, want):
+    """``got`` (mxcompat's result for case ``key``) has the shape, dtype and values of
+    ``want`` (real MXNet's)."""
     assert got.shape == want.shape, (key, got.shape, want.shape)
     assert got.dtype == want.dtype, (key, got.dtype, want.dtype)
     if want.dtype.kind == 'f':

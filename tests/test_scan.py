@@ -277,7 +277,7 @@ def test_unsupported_names_carry_mxcompat_message(tmp_path, resolver):
         import mxnet as mx
         from mxnet import np
         mx.nd.cast_storage
-        mx.nd.sparse.csr_matrix
+        mx.nd.contrib.getnnz
         np.histogram
         mx.base._LIB
         mx.nd.contrib.quantized_conv
@@ -285,7 +285,7 @@ def test_unsupported_names_carry_mxcompat_message(tmp_path, resolver):
         mx.nd.no_such_operator
         from mxnet.gluon.metric import EvalMetric
         '''}, resolver)
-    for api in ('mxnet.ndarray.cast_storage', 'mxnet.ndarray.sparse.csr_matrix',
+    for api in ('mxnet.ndarray.cast_storage', 'mxnet.ndarray.contrib.getnnz',
                 'mxnet.numpy.histogram', 'mxnet.ndarray.contrib.quantized_conv'):
         e = _entry(rep, api)
         assert (e['status'], e['raises']) == ('unsupported', 'NotImplementedError'), api
@@ -372,12 +372,12 @@ def test_notebook_code_cells(tmp_path, resolver):
          'source': ['%matplotlib inline\n', 'import mxnet as mx\n', '!ls\n',
                     'x = mx.nd.zeros((2,))']},
         {'cell_type': 'code', 'metadata': {}, 'outputs': [], 'execution_count': 2,
-         'source': 'y = mx.nd.sparse.csr_matrix(x)'}]}
+         'source': 'y = mx.nd.contrib.getnnz(x)'}]}
     rep = _scan(tmp_path, {'nb.ipynb': nb}, resolver)
     u = _uses(rep)
     assert u[('nb.ipynb', 1, 2, 'mxnet')] == ('supported', 'import')
     assert u[('nb.ipynb', 1, 4, 'mxnet.ndarray.zeros')] == ('supported', 'attribute')
-    assert u[('nb.ipynb', 2, 1, 'mxnet.ndarray.sparse.csr_matrix')][0] == 'unsupported'
+    assert u[('nb.ipynb', 2, 1, 'mxnet.ndarray.contrib.getnnz')][0] == 'unsupported'
     assert len(u) == 3
 
 

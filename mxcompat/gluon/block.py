@@ -1664,9 +1664,10 @@ class HybridBlock(Block):
                 except MXNetError as err:
                     raise _error_naming_layer(self, err, (x,) + args) from err
                 if np_mode:
-                    if type(self).__module__.startswith(_PACKAGE):
-                        # mxcompat's layers call legacy operators: their outputs become mx.np
-                        # arrays, as MXNet's NumPy-aware layers give
+                    if type(self).hybrid_forward.__module__.startswith(_PACKAGE):
+                        # mxcompat's layers (and subclasses keeping their hybrid_forward) call
+                        # legacy operators: their outputs become mx.np arrays, as MXNet's
+                        # NumPy-aware layers give
                         out = _as_np_tree(out)
                     else:
                         _check_all_np_ndarrays(out)
@@ -1898,6 +1899,9 @@ class SymbolBlock(HybridBlock):
         else:
             # the types come from the saved parameters
             inputs = [symbol.var(i) for i in input_names]
+        if is_np_array():  # a NumPy-semantics graph: mx.np.ndarray outputs, as in MXNet
+            sym = sym.as_np_ndarray()
+            inputs = [i.as_np_ndarray() for i in inputs]
         ret = SymbolBlock(sym, inputs)
         if param_file is not None:
             fileio.check_group(param_file, 'SymbolBlock.imports')

@@ -10,6 +10,7 @@ from torch.nn.functional import cross_entropy as _cross_entropy
 from .. import ndarray
 from ..ndarray.ndarray import NDArray, wrap
 from ..base import numeric_types
+from ..util import is_np_array
 from .block import HybridBlock
 
 __all__ = ['Loss', 'L2Loss', 'L1Loss', 'SigmoidBinaryCrossEntropyLoss', 'SigmoidBCELoss',
@@ -21,7 +22,10 @@ __all__ = ['Loss', 'L2Loss', 'L1Loss', 'SigmoidBinaryCrossEntropyLoss', 'Sigmoid
 def _apply_weighting(F, loss, weight=None, sample_weight=None):
     """Scales `loss` by `sample_weight` (broadcast) and then by the number `weight`."""
     if sample_weight is not None:
-        loss = F.broadcast_mul(loss, sample_weight)
+        if is_np_array():  # NumPy's promotion: a float loss times an int mask stays float
+            loss = loss * sample_weight
+        else:
+            loss = F.broadcast_mul(loss, sample_weight)
     if weight is not None:
         assert isinstance(weight, numeric_types), 'weight must be a number'
         loss = loss * weight

@@ -21,7 +21,7 @@ from ..base import MXNetError, MXNetAssertionError, mx_real_t, dtype_torch, torc
 from ..context import Context, cpu, current_context, context_of_device
 from ..ndarray.ndarray import NDArray, wrap, array as _nd_array
 from ..symbol import Symbol
-from ..util import is_np_array
+from ..util import is_np_array, is_np_shape
 from .utils import _indent, _brief_print_list, shape_is_known
 
 __all__ = ['DeferredInitializationError', 'Parameter', 'TorchParameter', 'Constant',
@@ -201,7 +201,14 @@ class Parameter(object):
 
     @property
     def shape(self):
-        """The shape of the parameter. An unknown dimension size is 0."""
+        """The shape of the parameter.
+
+        By default, an unknown dimension size is 0; in NumPy-shape mode
+        (``npx.set_np()``) it is -1.
+        """
+        if self._shape is not None and is_np_shape():
+            # parameters are never zero-size: a 0 is a size not known yet
+            return tuple(i if i != 0 else -1 for i in self._shape)
         return self._shape
 
     @shape.setter
@@ -500,14 +507,15 @@ class Parameter(object):
         if cast_dtype:
             assert dtype_source in ['current', 'saved']
         if self.shape:
+            unknown = -1 if is_np_shape() else 0
             if len(self.shape) != len(data.shape) or any(
-                    self_dim not in (0, data_dim)
+                    self_dim not in (unknown, data_dim)
                     for self_dim, data_dim in zip(self.shape, data.shape)):
                 raise MXNetAssertionError(
                     "Failed loading Parameter '%s' from saved params: "
                     "shape incompatible expected %s vs saved %s" % (
                         self.name, str(self.shape), str(data.shape)))
-            self.shape = tuple(i if i != 0 else j for i, j in zip(self.shape, data.shape))
+            self.shape = tuple(i if i != unknown else j for i, j in zip(self.shape, data.shape))
         if self.dtype:
             if cast_dtype and np.dtype(self.dtype).type != data.dtype:
                 if dtype_source == 'current':

@@ -9,6 +9,7 @@ import weakref
 
 from ..base import env_seconds
 from ..utils import fileio
+from ..util import is_np_shape
 
 __all__ = []
 
@@ -67,16 +68,18 @@ class HookHandle(object):
 
 
 def shape_is_known(shape):
-    """Check whether a shape is completely known (legacy shape semantics: 0 is unknown)."""
+    """Check whether a shape is completely known (an unknown size is 0, or -1 in NumPy-shape
+    mode, where a 0-d shape is known)."""
     if shape is None:
         return False
+    unknown = -1 if is_np_shape() else 0
     if len(shape) == 0:
-        return False
+        return unknown == -1
     for dim_size in shape:
-        if dim_size == 0:
+        if dim_size == unknown:
             return False
-        assert dim_size > 0, 'shape dimension size cannot be less than 0, while received {}' \
-            .format(dim_size)
+        assert dim_size > unknown, 'shape dimension size cannot be less than {}, while ' \
+            'received {}'.format(unknown, dim_size)
     return True
 
 

@@ -8,7 +8,8 @@ import torch
 
 from ..base import mx_real_t
 from ..ndarray import NDArray, array, concat, from_numpy, tile
-from .utils import _init_data, _getdata_by_idx, _slice_along_batch_axis
+from ..ndarray.sparse import CSRNDArray
+from .utils import _init_data, _getdata_by_idx, _slice_along_batch_axis, _has_instance
 
 __all__ = ['DataDesc', 'DataBatch', 'DataIter', 'ResizeIter', 'PrefetchingIter', 'NDArrayIter',
            'MXDataIter']
@@ -364,7 +365,8 @@ class NDArrayIter(DataIter):
     layout : str, optional
         Layout of the arrays; the position of ``'N'`` is the batch axis.
 
-    Sparse inputs (CSRNDArray, scipy.sparse) raise NotImplementedError.
+    CSRNDArray (or scipy.sparse) inputs need ``last_batch_handle='discard'``; their batches
+    are dense, as MXNet 1.9.1's are.
     """
     def __init__(self, data, label=None, batch_size=1, shuffle=False,
                  last_batch_handle='pad', data_name='data',
@@ -372,6 +374,10 @@ class NDArrayIter(DataIter):
         super(NDArrayIter, self).__init__(batch_size)
         self.data = _init_data(data, allow_empty=False, default_name=data_name)
         self.label = _init_data(label, allow_empty=True, default_name=label_name)
+        if (_has_instance(self.data, CSRNDArray) or _has_instance(self.label, CSRNDArray)) and \
+                last_batch_handle != 'discard':
+            raise NotImplementedError("`NDArrayIter` only supports ``CSRNDArray`` with "
+                                      "`last_batch_handle` set to `discard`.")
         self.idx = np.arange(self.data[0][1].shape[0])
         self.shuffle = shuffle
         self.last_batch_handle = last_batch_handle

@@ -234,13 +234,15 @@ class KVStore(KVStoreBase):
         priority : int, optional
             The priority of the pull operation (ignored).
         ignore_sparse : bool, optional, default True
-            Whether to ignore sparse arrays in the request.
+            Whether to ignore sparse arrays in the request (they are pulled with
+            :meth:`row_sparse_pull`).
         """
         assert out is not None
         for k, outs in self._grouped(key, out):
             local = self._stored(k)
             for o in outs:
-                _copy_into(o, local, k)
+                if not ignore_sparse or o.stype == 'default':
+                    _copy_into(o, local, k)
 
     def pushpull(self, key, value, out=None, priority=0):
         """Pushes ``value`` and pulls the updated value into ``out`` (into ``value`` when
@@ -278,8 +280,20 @@ class KVStore(KVStoreBase):
         self.pull(key, out, priority)
 
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
-        """Pulls rows of row_sparse values; mxcompat has no sparse storage, so ``out`` can
-        never be row_sparse: use :meth:`pull` for dense arrays."""
+        """Pulls the rows ``row_ids`` of a row_sparse value: each ``out`` array (row_sparse)
+        receives those rows of the stored value, and zeros elsewhere.
+
+        Parameters
+        ----------
+        key : str, int, or sequence of str or int
+            Keys.
+        out : RowSparseNDArray or list of RowSparseNDArray or list of list of RowSparseNDArray
+            Arrays receiving the rows.
+        priority : int, optional
+            The priority of the pull operation (ignored).
+        row_ids : NDArray or list of NDArray
+            The row ids to pull, one array for every ``out`` array (or one for all).
+        """
         assert out is not None
         assert row_ids is not None
         if isinstance(row_ids, NDArray):
@@ -287,13 +301,23 @@ class KVStore(KVStoreBase):
         assert isinstance(row_ids, list), 'row_ids should be NDArray or list of NDArray'
         keys, outs = _key_value_pairs(key, out)
         self._check_key_type(keys)
-        for k, o in zip(keys, outs):
-            if o.stype != 'row_sparse':
-                raise MXNetError('kvstore.row_sparse_pull: expected row_sparse storage type '
-                                 'for the values of key %s, got %s; use kv.pull for dense '
-                                 'arrays' % (k, o.stype))
-        raise NotImplementedError('KVStore.row_sparse_pull: sparse storage is not supported by '
-                                  'mxcompat')
+        if len(row_ids) == 1:
+            row_ids = row_ids * len(outs)
+        assert len(row_ids) == len(outs), 'the number of row_ids doesn\'t match the number ' \
+            'of values'
+        for k, o, ids in zip(keys, outs, row_ids):
+            local = self._stored(k)
+            if o.stype != 'row_sparse' or local.stype != 'row_sparse':
+                raise MXNetError('kvstore.row_sparse_pull: key %s holds a %s value and the '
+                                 'output is %s; both must be row_sparse (use kv.pull for dense '
+                                 'arrays)' % (k, local.stype, o.stype))
+            if o.shape != local.shape:
+                raise MXNetError('kvstore: the array for key %s has shape %s but the stored '
+                                 'value has shape %s' % (k, o.shape, local.shape))
+            rows = ids._t.detach().to(device=local._t.device, dtype=torch.int64).unique()
+            pulled = torch.zeros_like(local._t.detach())
+            pulled[rows] = local._t.detach()[rows]
+            o._t.detach().copy_(pulled)
 
     def set_gradient_compression(self, compression_params):
         """Enables 2-bit gradient compression for pushes.

@@ -8,6 +8,7 @@ from .. import context as ctx
 from .. import ndarray as nd
 from ..base import MXNetError, DTYPE_MX_TO_NP, mx_real_t
 from ..io import DataDesc
+from ..ndarray.sparse import _var_storage_types
 from ..executor_manager import _split_input_slice
 
 __all__ = ['DataParallelExecutorGroup']
@@ -564,6 +565,7 @@ class DataParallelExecutorGroup(object):
                 return context
             return group2ctx[group]
 
+        stypes = _var_storage_types(attr_dict)
         arg_shapes, _, aux_shapes = self.symbol.infer_shape(**input_shapes)
         if arg_shapes is None:
             raise MXNetError('Module.bind: cannot infer the shapes of all arguments from %s'
@@ -581,14 +583,15 @@ class DataParallelExecutorGroup(object):
                 if shared_exec is not None:
                     arr = _shared(shared_exec.arg_dict, name, shape, dtype)
                 else:
-                    arr = self._zeros(shape, ctx_of(name), dtype)
+                    arr = self._zeros(shape, ctx_of(name), dtype, stypes.get(name))
                 grad = None
                 if need_grad:
                     grad = shared_exec.grad_dict.get(name) if shared_exec is not None else None
                     if grad is None:
                         grad = self._zeros(shape, ctx_of(name), dtype)
             else:
-                arr = self._reshape_or_create(buffers, name, shape, dtype, ctx_of(name))
+                arr = self._reshape_or_create(buffers, name, shape, dtype, ctx_of(name),
+                                              stypes.get(name))
                 grad = self._reshape_or_create(buffers, 'grad of ' + name, shape, dtype,
                                                ctx_of(name)) if need_grad else None
             args.append(arr)
@@ -603,14 +606,14 @@ class DataParallelExecutorGroup(object):
                                 grad_req=[self.grad_req[n] for n in self.arg_names],
                                 aux_states=aux_arrays, group2ctx=group2ctx)
 
-    def _zeros(self, shape, context, dtype):
-        arr = nd.zeros(shape, context, dtype=dtype)
+    def _zeros(self, shape, context, dtype, stype=None):
+        arr = nd.zeros(shape, context, dtype=dtype, stype=stype)
         self._total_exec_bytes += _nbytes(arr)
         return arr
 
-    def _reshape_or_create(self, buffers, name, shape, dtype, context):
+    def _reshape_or_create(self, buffers, name, shape, dtype, context, stype=None):
         """The shared buffer ``name`` viewed as ``shape`` when it is large enough, else a new
-        array (which becomes the buffer)."""
+        array of storage type ``stype`` (which becomes the buffer)."""
         size = int(np.prod(shape))
         arr = buffers.get(name)
         if arr is not None:
@@ -626,7 +629,7 @@ class DataParallelExecutorGroup(object):
                                 'already allocated shape %s. Need to re-allocate. Consider '
                                 'putting default_bucket_key to be the bucket taking the largest '
                                 'input for better memory sharing.', name, shape, arr.shape)
-        arr = buffers[name] = self._zeros(shape, context, dtype)
+        arr = buffers[name] = self._zeros(shape, context, dtype, stype)
         return arr
 
     def _sliced_shape(self, shapes, i, major_axis):

@@ -402,10 +402,10 @@ class Module(BaseModule):
             self._exec_group.set_params(self._arg_params, self._aux_params)
         else:
             assert self._arg_params is None and self._aux_params is None
-            self._arg_params = {name: zeros(shape=x[0].shape, dtype=x[0].dtype)
+            self._arg_params = {name: zeros(shape=x[0].shape, dtype=x[0].dtype, stype=x[0].stype)
                                 for name, x in zip(self._param_names,
                                                    self._exec_group.param_arrays)}
-            self._aux_params = {name: zeros(shape=x[0].shape, dtype=x[0].dtype)
+            self._aux_params = {name: zeros(shape=x[0].shape, dtype=x[0].dtype, stype=x[0].stype)
                                 for name, x in zip(self._aux_names,
                                                    self._exec_group.aux_arrays)}
         if shared_module is not None and shared_module.optimizer_initialized:

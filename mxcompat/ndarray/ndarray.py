@@ -26,8 +26,9 @@ py_slice = slice  # MXNet's name for the builtin, used by its tests
 _INT_DTYPES = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
                          torch.uint16, torch.uint32, torch.uint64, torch.bool])
 _GRAD_REQ_MAP = {'null': 0, 'write': 1, 'add': 3}
-# MXNet's storage type ids; mxcompat stores everything as 'default' (dense)
+# MXNet's storage type ids (sparse arrays keep their values densely: see ndarray/sparse.py)
 _STORAGE_TYPE_STR_TO_ID = {'undefined': -1, 'default': 0, 'row_sparse': 1, 'csr': 2}
+_STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 
 
 class NDArray:
@@ -79,7 +80,8 @@ class NDArray:
 
     @property
     def stype(self):
-        """Storage-type of the array: always 'default' (dense) in mxcompat."""
+        """Storage-type of the array: 'default' (dense); CSRNDArray and RowSparseNDArray
+        (``mx.nd.sparse``) have 'csr' and 'row_sparse'."""
         return 'default'
 
     @property
@@ -245,11 +247,22 @@ class NDArray:
         return out
 
     def tostype(self, stype):
-        """Return a copy of the array with chosen storage type ('default' only in mxcompat)."""
+        """Return a copy of the array with chosen storage type.
+
+        Parameters
+        ----------
+        stype : str
+            ``'default'``, ``'csr'`` (2-D arrays) or ``'row_sparse'``.
+
+        Returns
+        -------
+        NDArray, CSRNDArray or RowSparseNDArray
+            A copy of the array with the chosen storage type
+        """
         if stype == 'default':
             return self.copy()
-        raise NotImplementedError("NDArray.tostype('%s'): sparse storage is not supported by "
-                                  'mxcompat' % stype)
+        from .sparse import _wrap
+        return _wrap(stype, self._t.detach().clone(), self.context)
 
     def detach(self):
         """Returns a new NDArray, detached from the current graph."""
@@ -860,6 +873,11 @@ def _setitem(self, key, value, np_mode):
     _check_not_recording(t)
     if isinstance(value, NDArray):
         value = value._t
+        if value.requires_grad and _autograd_state.recording and not (
+                key is Ellipsis or not np_mode and type(key) is slice and key == slice(None)):
+            # MXNet records the assignment as an in-place operator, which it refuses
+            raise MXNetError('Check failed: AGInfo::IsNone(*output): Inplace operations (+=, '
+                             '-=, x[:]=, etc) are not supported when recording with autograd.')
         if value.dtype is not t.dtype:
             value = value.to(t.dtype)
     elif isinstance(value, np.generic):
@@ -1065,8 +1083,14 @@ def zeros(shape, ctx=None, dtype=None, stype=None, out=None, **kwargs):
         An optional device context (default is the current default context).
     dtype : str or numpy.dtype, optional
         An optional value type (default is `float32`).
+    stype : str, optional
+        An optional storage type (default is `default`): 'csr' or 'row_sparse' make a
+        CSRNDArray or RowSparseNDArray (``mx.nd.sparse.zeros``).
     """
-    return full(shape, 0, ctx, dtype, out=out, stype=stype)
+    if stype not in (None, 'default'):
+        from .sparse import zeros as sparse_zeros
+        return sparse_zeros(stype, shape, ctx, dtype)
+    return full(shape, 0, ctx, dtype, out=out)
 
 
 def ones(shape, ctx=None, dtype=None, stype=None, out=None, **kwargs):
@@ -1091,8 +1115,8 @@ def full(shape, val, ctx=None, dtype=np.float32, out=None, stype=None):
         The output NDArray (default is `None`).
     """
     if stype not in (None, 'default'):
-        raise NotImplementedError("mx.nd.full(stype='%s'): sparse storage is not supported by "
-                                  'mxcompat' % stype)
+        raise NotImplementedError("mx.nd.full(stype='%s'): sparse arrays are created with "
+                                  "mx.nd.zeros(stype=) or mx.nd.sparse" % stype)
     if out is not None:
         out[:] = val
         return out

@@ -12,15 +12,17 @@ Design
   integer and boolean arrays index as in NumPy, assignment broadcasts and casts),
   ``reshape`` takes NumPy shapes (MXNet's special codes live in ``npx.reshape``), ``repr`` is
   ``array(...)``, ``item()`` / ``tolist()`` replace ``asscalar()``, and ``__array_ufunc__`` /
-  ``__array_function__`` route NumPy's own functions to ``mx.np`` (or to NumPy on copies where
-  ``mx.np`` lacks the function, outside ``autograd.record()``). ``NDArray``'s hot paths are
+  ``__array_function__`` route NumPy's own functions to ``mx.np`` (those of MXNet's dispatch
+  lists, ``mxcompat/numpy_dispatch_protocol.py``; any other runs with NumPy on copies, outside
+  ``autograd.record()``). ``mx.np.fallback`` (and ``mx.np.linalg``'s ``fallback_linalg``) are
+  MXNet's names for NumPy's own functions, run that way. ``NDArray``'s hot paths are
   untouched: its inlined arithmetic checks ``type(other) is NDArray``, so an ``mx.nd`` program
   pays nothing for the subclass.
 * **One operator table.** Every ``mx.np`` function is a thin layer over a table entry: the
   NumPy-only operators are entries under MXNet's names (``_npi_add``, ``_npi_add_scalar``,
   ``_np_sum``, ``_npi_zeros``, ``_npx_reshape``, ... in ``mxcompat/ops/numpy_ops.py``), and the
-  ``npx`` operators are aliases on the legacy entries they share (``_npx_relu`` on ``relu``,
-  ``_npx_fully_connected`` on ``FullyConnected``). The generator that makes ``mx.nd`` makes
+  ``npx`` operators are aliases on the legacy entries they share (``_npx_fully_connected`` on
+  ``FullyConnected``). The generator that makes ``mx.nd`` makes
   the ``_npi`` namespace from those entries with ``ndarray`` results, so a symbol graph, the
   JSON loader and ``mx.np`` run the same implementation.
 * **Types.** Binary operators broadcast and promote as NumPy does (int with float gives the
@@ -44,11 +46,14 @@ Not yet covered (raising NotImplementedError naming the MXNet API, through
 ``mxcompat/utils/mxnet_api.py``): the ``mx.np`` / ``mx.npx`` names not defined here (e.g.
 ``genfromtxt``).
 """
-from . import random, linalg
+from . import random, linalg, fallback
 from .multiarray import *  # noqa: F401,F403
 from .multiarray import __all__ as _array_names
 from .multiarray import _npi as _internal  # MXNet's mx.nd.np._internal: the _npi_* operators
 from .utils import *  # noqa: F401,F403
 from .utils import __all__ as _util_names
 
-__all__ = list(_array_names) + list(_util_names) + ['random', 'linalg']
+# MXNet's fallback names that mx.np does not implement itself: NumPy's own functions
+_fallback_names = [n for n in fallback.__all__ if n not in _array_names]
+globals().update((n, getattr(fallback, n)) for n in _fallback_names)
+__all__ = list(_array_names) + _fallback_names + list(_util_names) + ['random', 'linalg']

@@ -1,17 +1,20 @@
 """``mx.np.linalg``: NumPy's linear algebra over the operator table's ``_npi_*`` entries
-(``mxcompat/ops/numpy_linalg.py``). As in MXNet, ``cond``, ``lstsq``, ``matrix_power``,
-``matrix_rank``, ``multi_dot`` and ``qr`` are NumPy's own functions (on NumPy arrays)."""
+(``mxcompat/ops/numpy_linalg.py``). As in MXNet, the names of ``fallback_linalg`` (``cond``,
+``lstsq``, ``matrix_power``, ``matrix_rank``, ``multi_dot``, ``qr``, ...) are NumPy's own
+functions on NumPy copies."""
 import numbers
-
-from numpy.linalg import cond, lstsq, matrix_power, matrix_rank, multi_dot, qr  # noqa: F401
 
 from ..ndarray.ndarray import NDArray
 from ..util import set_module
 from .multiarray import _npi, sum as _sum, abs as _abs, max as _max, min as _min
+from . import fallback_linalg
 
 __all__ = ['norm', 'svd', 'cholesky', 'inv', 'det', 'slogdet', 'solve', 'tensorinv',
-           'tensorsolve', 'pinv', 'eigvals', 'eig', 'eigvalsh', 'eigh', 'cond', 'lstsq',
-           'matrix_power', 'matrix_rank', 'multi_dot', 'qr']
+           'tensorsolve', 'pinv', 'eigvals', 'eig', 'eigvalsh', 'eigh']
+# MXNet's fallback names that mx.np.linalg does not implement itself: NumPy's own functions
+_FALLBACK = [n for n in fallback_linalg.__all__ if n not in __all__]
+globals().update((n, getattr(fallback_linalg, n)) for n in _FALLBACK)
+__all__ += _FALLBACK
 
 
 @set_module('mxnet.numpy.linalg')

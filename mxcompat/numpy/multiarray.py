@@ -11,7 +11,7 @@ import numpy as _np
 import torch
 
 from ..base import dtype_torch, dtype_np, torch_to_np_type
-from ..context import current_context
+from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
     _flip_negative_steps, _device_and_ctx, _on_ctx
 from ..ndarray.register import make_function
@@ -31,7 +31,7 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'logical_not', 'bitwise_not', 'invert', 'isnan', 'isinf', 'isfinite', 'isposinf',
            'isneginf', 'around', 'round', 'round_', 'clip',
            'sum', 'prod', 'max', 'min', 'amax', 'amin', 'mean', 'std', 'var', 'argmax',
-           'argmin', 'all', 'any', 'sometrue', 'cumsum',
+           'argmin', 'all', 'any', 'sometrue', 'product', 'cumsum',
            'reshape', 'ravel', 'transpose', 'squeeze', 'expand_dims', 'concatenate', 'stack',
            'swapaxes', 'flip', 'broadcast_to', 'where', 'tril', 'copy', 'dot', 'matmul',
            'tensordot', 'einsum', 'shares_memory', 'may_share_memory',
@@ -39,10 +39,15 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'row_stack', 'dstack', 'column_stack', 'atleast_1d', 'atleast_2d', 'atleast_3d',
            'diagonal', 'diag', 'trace', 'repeat', 'roll', 'tile', 'rot90', 'moveaxis', 'sort',
            'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
-           'outer', 'append', 'vdot', 'diagflat', 'diag_indices_from', 'nan_to_num',
-           'unravel_index', 'hanning', 'hamming', 'blackman', 'meshgrid', 'broadcast_arrays',
+           'outer', 'append', 'vdot', 'broadcast_arrays', 'meshgrid', 'diagflat',
+           'diag_indices_from', 'nan_to_num', 'unravel_index', 'hanning', 'hamming', 'blackman',
            'bincount', 'polyval', 'ediff1d', 'average', 'percentile', 'quantile', 'resize',
            'pad', 'unique', 'histogram', 'delete', 'insert']
+
+# {NumPy function: mx.np function} and {ufunc name: mx.np function} of the NumPy functions that
+# run as mx.np's own on mx.np arrays; filled by ``mxcompat.numpy_dispatch_protocol``
+_NUMPY_ARRAY_FUNCTION_DICT = {}
+_NUMPY_ARRAY_UFUNC_DICT = {}
 
 
 def _np_function(opname):
@@ -111,6 +116,26 @@ class ndarray(NDArray):
     def as_np_ndarray(self):
         """This array itself (it already has NumPy semantics)."""
         return self
+
+    def copyto(self, other):
+        """Copy the array to ``other``: an array of the same shape (returned), or a Context
+        (a new ``ndarray`` there)."""
+        if isinstance(other, Context):
+            return _wrap_on(self._t.detach().to(other.torch_device, copy=True), other)
+        return NDArray.copyto(self, other)
+
+    def as_in_ctx(self, ctx):
+        """Returns an array on the target device with the same value as this array: ``self``
+        where ``ctx`` is its context already, else a copy.
+
+        Parameters
+        ----------
+        ctx : Context
+            The target context.
+        """
+        if self.context == ctx:
+            return self
+        return self.copyto(ctx)
 
     def item(self, *args):
         """Copy an element of an array to a standard Python scalar and return it."""
@@ -455,24 +480,25 @@ class ndarray(NDArray):
         NDArray.attach_grad(self, grad_req)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        """NumPy ufuncs on mx.np arrays: mx.np's function of the same name where there is
-        one, else NumPy's on copies (not inside ``autograd.record()``)."""
-        if method != '__call__':
-            return NotImplemented
+        """NumPy ufuncs on mx.np arrays: mx.np's function for the ufuncs MXNet dispatches
+        (``numpy_dispatch_protocol``), else NumPy's on copies (not inside
+        ``autograd.record()``)."""
         if 'out' in kwargs:
             out = kwargs['out']
             if len(out) != 1:
                 raise ValueError('The `out` parameter must have exactly one ndarray')
             kwargs['out'] = out[0]
-        fn = globals().get(ufunc.__name__)
-        if fn is not None and ufunc.__name__ in __all__:
+        if method != '__call__':
+            return NotImplemented
+        fn = _NUMPY_ARRAY_UFUNC_DICT.get(ufunc.__name__)
+        if fn is not None:
             return fn(*inputs, **kwargs)
         return _fallback(ufunc, ufunc.__name__, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
         """NumPy functions on mx.np arrays, as ``__array_ufunc__``."""
-        fn = globals().get(func.__name__)
-        if fn is not None and func.__name__ in __all__:
+        fn = _NUMPY_ARRAY_FUNCTION_DICT.get(func)
+        if fn is not None:
             if not builtins_all(issubclass(t, ndarray) for t in types):
                 return NotImplemented
             return fn(*args, **kwargs)
@@ -480,6 +506,7 @@ class ndarray(NDArray):
 
 
 builtins_all, builtins_sum = all, sum  # the NumPy functions below shadow the builtins
+_Array = ndarray  # the array class (mx.sym.np runs these functions with ndarray = its _Symbol)
 _npi = _make_npi()
 
 
@@ -506,7 +533,8 @@ def _as_mx(out, ctx):
     if isinstance(out, _np.ndarray):
         return array(out, dtype=out.dtype, ctx=ctx)
     if isinstance(out, (list, tuple)):
-        return type(out)(_as_mx(o, ctx) for o in out)
+        items = [_as_mx(o, ctx) for o in out]
+        return type(out)(*items) if hasattr(out, '_fields') else type(out)(items)
     return out
 
 
@@ -795,6 +823,7 @@ def min(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-bu
 
 
 amax, amin = max, min
+product = prod
 
 
 @set_module('mxnet.numpy')
@@ -839,7 +868,10 @@ def any(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-bu
     return _npi.any(a, axis=_axis(axis), keepdims=keepdims, out=out)
 
 
-sometrue = any
+@set_module('mxnet.numpy')
+def sometrue(a, axis=None, keepdims=False, out=None):
+    """Whether any array element along a given axis evaluates to True (``any``)."""
+    return any(a, axis=axis, out=out, keepdims=keepdims)
 
 
 @set_module('mxnet.numpy')
@@ -1006,21 +1038,23 @@ def _split_outputs(outs):
     return [outs]
 
 
-def _split_args(indices_or_sections):
+def _split_args(indices_or_sections, ary=None, axis=0):
+    """The split entry's arguments; given ``ary``, checks as MXNet's ``split`` does that ``n``
+    sections divide its ``axis`` equally (an array's; a symbol's shape is not known yet)."""
     if isinstance(indices_or_sections, numbers.Integral):
+        if isinstance(ary, _Array) and ary.shape[axis] % indices_or_sections:
+            raise ValueError('array split does not result in an equal division')
         return {'indices': (), 'sections': int(indices_or_sections)}
+    if not isinstance(indices_or_sections, (tuple, list, set)):
+        raise ValueError('indices_or_sections must be either int, or tuple / list / set of ints')
     return {'indices': (0,) + tuple(indices_or_sections), 'sections': 0}
 
 
 @set_module('mxnet.numpy')
 def split(ary, indices_or_sections, axis=0):
     """Split an array into equal sub-arrays (an int) or at the given indices (a list)."""
-    shape = getattr(ary, 'shape', None)  # (a symbol's is unknown here)
-    if isinstance(indices_or_sections, numbers.Integral) and shape is not None and \
-            shape[axis] % indices_or_sections:
-        raise ValueError('array split does not result in an equal division')
     return _split_outputs(_npi.split(ary, axis=axis, squeeze_axis=False,
-                                     **_split_args(indices_or_sections)))
+                                     **_split_args(indices_or_sections, ary, axis)))
 
 
 @set_module('mxnet.numpy')
@@ -1030,16 +1064,12 @@ def array_split(ary, indices_or_sections, axis=0):
                                      **_split_args(indices_or_sections)))
 
 
-def _check_split_ndim(name, ary, ndim):
-    shape = getattr(ary, 'shape', None)  # (a symbol's is unknown here)
-    if shape is not None and len(shape) < ndim:
-        raise ValueError('%s only works on arrays of %d or more dimensions' % (name, ndim))
-
-
 @set_module('mxnet.numpy')
 def hsplit(ary, indices_or_sections):
-    """Split an array into sub-arrays horizontally (column-wise)."""
-    _check_split_ndim('hsplit', ary, 1)
+    """Split an array into sub-arrays horizontally (column-wise); ``n`` sections need not
+    divide the columns equally (the first ones get one more, as in ``array_split``)."""
+    if isinstance(ary, _Array) and ary.ndim < 1:
+        raise ValueError('hsplit only works on arrays of 1 or more dimensions')
     return _split_outputs(_npi.hsplit(ary, axis=1, squeeze_axis=False,
                                       **_split_args(indices_or_sections)))
 
@@ -1047,16 +1077,18 @@ def hsplit(ary, indices_or_sections):
 @set_module('mxnet.numpy')
 def vsplit(ary, indices_or_sections):
     """Split an array into sub-arrays vertically (row-wise)."""
-    _check_split_ndim('vsplit', ary, 2)
+    if isinstance(ary, _Array) and ary.ndim < 2:
+        raise ValueError('vsplit only works on arrays of 2 or more dimensions')
     return split(ary, indices_or_sections, axis=0)
 
 
 @set_module('mxnet.numpy')
 def dsplit(ary, indices_or_sections):
     """Split an array into sub-arrays along the 3rd axis (depth)."""
-    _check_split_ndim('dsplit', ary, 3)
+    if isinstance(ary, _Array) and ary.ndim < 3:
+        raise ValueError('dsplit only works on arrays of 3 or more dimensions')
     return _split_outputs(_npi.dsplit(ary, axis=2, squeeze_axis=False,
-                                      **_split_args(indices_or_sections)))
+                                      **_split_args(indices_or_sections, ary, 2)))
 
 
 @set_module('mxnet.numpy')
@@ -1297,8 +1329,24 @@ def blackman(M, dtype=_np.float32, ctx=None):
 
 @set_module('mxnet.numpy')
 def broadcast_arrays(*args):
-    """Broadcast any number of arrays against each other (a list of arrays)."""
-    shape = tuple(torch.broadcast_shapes(*(a.shape for a in args)))
+    """Broadcast any number of arrays against each other.
+
+    Parameters
+    ----------
+    `*args` : a list of ndarrays
+        The arrays to broadcast.
+
+    Returns
+    -------
+    broadcasted : list of arrays
+        Each array broadcast to the common shape (the arrays themselves where they all have
+        that shape already).
+    """
+    try:
+        shape = tuple(torch.broadcast_shapes(*(tuple(a.shape) for a in args)))
+    except RuntimeError:
+        raise ValueError('operands could not be broadcast together with shapes %s'
+                         % ' '.join(str(a.shape) for a in args)) from None
     if builtins_all(a.shape == shape for a in args):
         return list(args)
     return [broadcast_to(a, shape) for a in args]
@@ -1306,22 +1354,39 @@ def broadcast_arrays(*args):
 
 @set_module('mxnet.numpy')
 def meshgrid(*xi, **kwargs):
-    """Coordinate matrices from coordinate vectors (``indexing`` 'xy' or 'ij')."""
+    """Return coordinate matrices from coordinate vectors.
+
+    Parameters
+    ----------
+    x1, x2,..., xn : ndarrays
+        1-D arrays representing the coordinates of a grid.
+    indexing : {'xy', 'ij'}, optional
+        Cartesian ('xy', default) or matrix ('ij') indexing of output.
+    sparse : bool, optional
+        Only False (the default) is supported, as in MXNet.
+    copy : bool, optional
+        Only True (the default) is supported, as in MXNet.
+
+    Returns
+    -------
+    X1, X2,..., XN : list of ndarray
+        ``(N1, N2, ..., Nn)``-shaped arrays for indexing='ij', ``(N2, N1, ..., Nn)``-shaped
+        ones for indexing='xy'.
+    """
     if not kwargs.pop('copy', True):
-        raise NotImplementedError('meshgrid(copy=False) is not supported')
+        raise NotImplementedError('mx.np.meshgrid(copy=False) is not supported (nor by MXNet)')
     if kwargs.pop('sparse', False):
-        raise NotImplementedError('meshgrid(sparse=True) is not supported')
+        raise NotImplementedError('mx.np.meshgrid(sparse=True) is not supported (nor by MXNet)')
     indexing = kwargs.pop('indexing', 'xy')
     if kwargs:
         raise TypeError("meshgrid() got an unexpected keyword argument '%s'" % list(kwargs)[0])
     if indexing not in ('xy', 'ij'):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
-    ndim = len(xi)
-    ones = (1,) * ndim
-    out = [x.reshape(ones[:i] + (-1,) + ones[i + 1:]) for i, x in enumerate(xi)]
-    if indexing == 'xy' and ndim > 1:  # the first two axes swapped
-        out[0] = out[0].reshape((1, -1) + ones[2:])
-        out[1] = out[1].reshape((-1, 1) + ones[2:])
+    unit = (1,) * len(xi)
+    out = [x.reshape(unit[:i] + (-1,) + unit[i + 1:]) for i, x in enumerate(xi)]
+    if indexing == 'xy' and len(xi) > 1:  # the first two axes swapped
+        out[0] = out[0].reshape((1, -1) + unit[2:])
+        out[1] = out[1].reshape((-1, 1) + unit[2:])
     return broadcast_arrays(*out)
 
 

@@ -21,28 +21,29 @@ def _dtype_name(t):
 
 
 # ------------------------------------------------------------------------------ math
-# the NumPy extension's names of unary operators it shares (npx.relu, ...)
-_NPX_ALIASES = {'relu': ('_npx_relu',), 'sigmoid': ('_npx_sigmoid',), 'erf': ('_npx_erf',),
-                'erfinv': ('_npx_erfinv',), 'gamma': ('_npx_gamma',),
+# the NumPy extension's names of unary operators it shares (npx.erf, ...)
+_NPX_ALIASES = {'erf': ('_npx_erf',), 'erfinv': ('_npx_erfinv',), 'gamma': ('_npx_gamma',),
                 'gammaln': ('_npx_gammaln',)}
+# npx.relu and npx.sigmoid are operators of their own in MXNet (_npx_relu in symbol JSON),
+# computed as the legacy ones are
+_NPX_OWN = frozenset(['relu', 'sigmoid'])
 
 
 def _unary(name, fn, doc, int_native=False):
     """Register ``fn`` as a unary operator. Unless ``int_native``, integer arrays are computed
     in float64 and cast back."""
     aliases = _NPX_ALIASES.get(name, ())
-    if int_native:  # the torch function itself: no Python frame between mx.nd and torch
-        register(name, infer_shape='same', doc=doc, monitor_prefix='input',
-                 aliases=aliases)(fn)
-        return
-
-    def op(data):
-        if data.is_floating_point():
-            return fn(data)
-        return fn(data.to(torch.float64)).to(data.dtype)
-    op.__name__ = name
-    op.__doc__ = doc
-    register(name, infer_shape='same', monitor_prefix='input', aliases=aliases)(op)
+    if not int_native:
+        def op(data):
+            if data.is_floating_point():
+                return fn(data)
+            return fn(data.to(torch.float64)).to(data.dtype)
+        op.__name__ = name
+        op.__doc__ = doc
+    # int_native: the torch function itself, no Python frame between mx.nd and torch
+    for opname in (name, '_npx_' + name) if name in _NPX_OWN else (name,):
+        register(opname, infer_shape='same', doc=doc, monitor_prefix='input',
+                 aliases=aliases if opname == name else ())(fn if int_native else op)
 
 
 def _round(x):

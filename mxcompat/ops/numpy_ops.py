@@ -2,8 +2,8 @@
 1.9.1's names, inputs and parameters.
 
 ``mx.np`` / ``mx.npx`` are thin layers over these entries and over the legacy operators the
-NumPy interface shares (the ``_npx_*`` aliases sit on their legacy entries: ``_npx_relu`` on
-``relu``, ``_npx_fully_connected`` on ``FullyConnected``, ...). Type rules are NumPy's as
+NumPy interface shares (the ``_npx_*`` aliases sit on their legacy entries:
+``_npx_fully_connected`` on ``FullyConnected``, ...). Type rules are NumPy's as
 MXNet applies them: binary operators broadcast and promote (an integer and a float array give
 the float type, float32 with float64 gives float64), a Python float with an integer array gives
 the integer type (the scalar truncated, except in true division and comparisons), comparisons give bool, and math functions of integer arrays compute in float64
@@ -171,7 +171,7 @@ _UNARY_FLOAT = {
     'degrees': torch.rad2deg, 'radians': torch.deg2rad,
 }
 _UNARY_SAME = {
-    'abs': torch.abs, 'absolute': torch.abs, 'negative': torch.neg, 'sign': torch.sign,
+    'absolute': torch.abs, 'negative': torch.neg, 'sign': torch.sign,
     'rint': _rint, 'fix': torch.trunc, 'ceil': torch.ceil, 'floor': torch.floor,
     'trunc': torch.trunc, 'square': _square, 'reciprocal': _reciprocal,
     'logical_not': _logical_not, 'bitwise_not': torch.bitwise_not,
@@ -184,6 +184,7 @@ for _name, _fn in _UNARY_FLOAT.items():
              % _name)(_float_in(_fn))
 for _name, _fn in _UNARY_SAME.items():
     register('_npi_' + _name, inputs=('x',), infer_shape='same',
+             aliases=('_npi_abs',) if _name == 'absolute' else (),
              doc='NumPy-compatible element-wise %s.' % _name)(
                  lambda x, _f=_fn: _f(x))
 
@@ -239,11 +240,11 @@ def np_prod(a, axis, dtype, keepdims, initial):
     """Product of array elements over given axes."""
     td = _reduce_dtype(a, dtype)
     out = a.to(td)
-    if axis is None:
-        out = torch.prod(out).reshape((1,) * a.dim() if keepdims else ())
+    if axis is None:  # dtype=td: torch would widen integers to int64
+        out = torch.prod(out, dtype=td).reshape((1,) * a.dim() if keepdims else ())
     else:
         for d in sorted((d % a.dim() for d in axis), reverse=True):
-            out = torch.prod(out, dim=d, keepdim=keepdims)
+            out = torch.prod(out, dim=d, keepdim=keepdims, dtype=td)
     return out if initial is None else out * initial
 
 

@@ -353,8 +353,11 @@ def cumsum(a, *, axis, dtype):
         raise MXNetError('cumsum: axis %d is out of range for an array of %d dimensions'
                          % (axis, x.dim()))
     dim = 0 if axis is None else axis
-    td = None if dtype is None else dtype_torch(dtype)
-    if (x.dtype if td is None else td) is torch.float16 and x.dim() and x.shape[dim] > 1:
+    if dtype is not None:
+        td = dtype_torch(dtype)
+    else:  # the input's type (torch would widen integers to int64), int64 for bool
+        td = torch.int64 if x.dtype is torch.bool else x.dtype
+    if td is torch.float16 and x.dim() and x.shape[dim] > 1:
         parts = list(x.to(torch.float16).unbind(dim))
         for i in range(1, len(parts)):
             parts[i] = parts[i - 1] + parts[i]

@@ -20,6 +20,7 @@ from ..ndarray import (NDArray, array, zeros, norm, multiply, sgd_update, sgd_mo
                        multi_mp_sgd_update, multi_mp_sgd_mom_update, multi_sum_sq, multi_lars,
                        preloaded_multi_sgd_update, preloaded_multi_sgd_mom_update,
                        preloaded_multi_mp_sgd_update, preloaded_multi_mp_sgd_mom_update)
+from ..ndarray.random import normal
 from ..ops.optimizer_ops import multi_sgd_inplace
 from .optimizer import (Optimizer, register, _flatten_list, _tensor, _check_arrays, _mp_state,
                         _uses_mp)
@@ -673,4 +674,6 @@ class SGLD(Optimizer):
         if self.clip_gradient is not None:
             g.clamp_(-self.clip_gradient, self.clip_gradient)
         w.add_((g + wd * w) * (-lr / 2))
-        w.add_(torch.randn_like(w) * math.sqrt(lr))
+        # drawn with mx.random.normal, as MXNet does (seeded by mx.random.seed)
+        w.add_(_tensor(normal(0, math.sqrt(lr), shape=weight.shape, dtype=weight.dtype,
+                              ctx=weight.context)))

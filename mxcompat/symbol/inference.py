@@ -52,6 +52,8 @@ def _var_shape(node):
     if s is None:
         return None
     shape = to_shape(s)
+    if -1 in shape:  # NumPy-shape mode's unknown size: 0 here, as in the legacy semantics
+        shape = tuple(0 if d == -1 else d for d in shape)
     return shape if shape else None
 
 

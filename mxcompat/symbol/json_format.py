@@ -9,6 +9,7 @@ import json
 
 from ..base import MXNetError, gc_paused
 from ..ops import custom, registry
+from ..util import is_np_shape
 from ..utils.mxnet_api import MXNET_VERSION, UnsupportedOperatorError, is_operator
 from .symbol import _HIDDEN_KEYS, Node, Symbol
 
@@ -214,6 +215,9 @@ def _write(value, indent, multi):
     return json.dumps(value)
 
 
+_NP_SHAPE_ATTRS = _write({'is_np_shape': ['int', 1], 'mxnet_version': ['int', 10901]}, 2, False)
+
+
 def graph_to_json(nodes, arg_nodes, row_ptr, heads, indent=0):
     """MXNet's symbol JSON text, laid out byte for byte as MXNet 1.9.1 writes it.
 
@@ -238,6 +242,7 @@ def graph_to_json(nodes, arg_nodes, row_ptr, heads, indent=0):
         '"node_row_ptr": %s' % _write(row_ptr, indent + 2, False),
         '"heads": %s' % _write(heads, indent + 2, False),
     ]
-    if not indent:
-        body.append('"attrs": {"mxnet_version": ["int", 10901]}')
+    if not indent:  # MXNet marks a graph written in NumPy-shape mode (-1: unknown sizes)
+        body.append('"attrs": ' + (_NP_SHAPE_ATTRS if is_np_shape() else
+                                   '{"mxnet_version": ["int", 10901]}'))
     return '{\n' + ', \n'.join(pad + '  ' + b for b in body) + '\n' + pad + '}'

@@ -9,6 +9,7 @@ from .. import attribute, name as _name
 from ..base import (MXNetError, gc_paused, NotImplementedForSymbol, attr_to_string, dtype_flag,
                     string_types, numeric_types)
 from ..ops import registry
+from ..ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID
 
 __all__ = ['Symbol', 'var', 'Variable', 'Group', 'load', 'load_json', 'Node']
 
@@ -875,7 +876,8 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
     init : initializer (mxnet.init.*)
         Initializer for this variable to (optionally) override the default initializer.
     stype : str
-        The storage type of the variable ('default' only in mxcompat).
+        The storage type of the variable: 'default', 'csr' or 'row_sparse' (the arrays Module
+        binds for it are then CSRNDArray or RowSparseNDArray).
     kwargs : Additional attribute variables
         Additional attributes must start and end with double underscores.
 
@@ -886,9 +888,6 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
     """
     if not isinstance(name, string_types):
         raise TypeError('Expect a string for variable `name`')
-    if stype not in (None, 'default'):
-        raise NotImplementedError("mx.sym.var(stype='%s'): sparse storage is not supported by "
-                                  'mxcompat' % stype)
     attr = attribute.current().get(attr)
     attr = {} if attr is None else dict(attr)
     if shape is not None:
@@ -903,6 +902,11 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
         if not isinstance(init, string_types):
             init = init.dumps()
         attr['__init__'] = init
+    if stype is not None:
+        if stype not in _STORAGE_TYPE_STR_TO_ID:
+            raise MXNetError("mx.sym.var(stype='%s'): the storage type must be 'default', 'csr' "
+                             "or 'row_sparse'" % stype)
+        attr['__storage_type__'] = str(_STORAGE_TYPE_STR_TO_ID[stype])
     if profiler_scope is not None:
         attr['__profiler_scope__'] = profiler_scope
     for k, v in kwargs.items():

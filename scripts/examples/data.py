@@ -46,6 +46,38 @@ def mnist(dest, n_train=500, n_test=100, gz=False, seed=0):
     return written
 
 
+def mnist_npz(dest, n_train=500, n_test=100, label_noise=0.0, seed=0):
+    """``mnist.npz`` as example/bayesian-methods reads it: ``X`` and ``X_test`` (flattened
+    uint8 images), ``Y`` and ``Y_test`` (labels), a fraction ``label_noise`` of the labels
+    drawn at random (so that accuracies stay below 1)."""
+    rng = np.random.RandomState(seed)
+    arrays = {}
+    for key, n in (('', n_train), ('_test', n_test)):
+        images, labels = _images(rng, n, (28, 28))
+        noisy = rng.rand(n) < label_noise
+        labels = np.where(noisy, rng.randint(0, 10, n), labels)
+        arrays['X' + key], arrays['Y' + key] = images.reshape(n, -1), labels.astype(np.int64)
+    os.makedirs(os.path.dirname(os.path.abspath(dest)), exist_ok=True)
+    with open(dest, 'wb') as f:
+        np.savez(f, **arrays)
+    return [dest]
+
+
+def toy(dest, n_train=20, n_test=100, seed=0):
+    """example/bayesian-methods' toy regression files (``x y`` per line): ``y = x**3`` plus
+    noise of standard deviation 3 at ``n_train`` points of [-4, 4] in ``toy_data_train.txt``,
+    noiseless on [-6, 6] in ``toy_data_test_whole.txt``."""
+    rng = np.random.RandomState(seed)
+    x = rng.uniform(-4, 4, n_train)
+    x_test = np.linspace(-6, 6, n_test)
+    written = []
+    for name, xs, ys in (('toy_data_train.txt', x, x ** 3 + 3 * rng.randn(n_train)),
+                         ('toy_data_test_whole.txt', x_test, x_test ** 3)):
+        rows = ''.join('%.6f %.6f\n' % (a, b) for a, b in zip(xs, ys))
+        written.append(_write(os.path.join(dest, name), rows.encode()))
+    return written
+
+
 def _png(path, image):
     """Write an (h, w, 3) uint8 array as a PNG file (no filter, zlib-compressed)."""
     h, w, _ = image.shape
@@ -102,4 +134,5 @@ def ratings(dest, files, users=50, items=40, seed=0):
     return written
 
 
-GENERATORS = {'mnist': mnist, 'images': images, 'text': text, 'ratings': ratings}
+GENERATORS = {'mnist': mnist, 'mnist_npz': mnist_npz, 'toy': toy, 'images': images, 'text': text,
+              'ratings': ratings}

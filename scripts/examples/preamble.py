@@ -21,10 +21,13 @@ switches below. The preamble only patches MXNet's public Python API, identically
   has a non-negative first entry, ``vh``'s rows follow), since LAPACK builds choose them
   differently (``mx.init.Orthogonal`` takes ``u`` or ``vh`` as the weight);
 - ``"random": "numpy"``: ``mx.nd.random.uniform`` / ``normal`` / ``randint`` called by the
-  script also draw from numpy (one stream seeded once), for scripts that sample in Python
-  (RBMs, MCMC);
-- ``"stop"``: a regex; the run ends (exit status 0) once a printed line matches it, for
-  scripts whose remaining work only draws pictures (which the harness does not compare).
+  script, or by MXNet's Python modules that import them by name (the SGLD optimizer's noise,
+  ``nd.contrib.rand_zipfian``), also draw from numpy (one stream seeded once), for scripts that
+  sample in Python (RBMs, MCMC);
+- ``"stop"``: a regex; the run ends (exit status 0) once a line printed or logged (stdout or
+  stderr) matches it, for scripts whose remaining work only draws pictures (which the harness
+  does not compare), or that have no flag to cut their iterations (the match names the first
+  report not wanted, e.g. ``Epoch\[1\]``).
 """
 import builtins
 import json
@@ -83,12 +86,26 @@ def _name_seeded_initializers():
         finally:
             STATE['name'], STATE['draws'] = outer
     mx.init.Initializer.__call__ = seeded_call
+    draws = {}
     for kind in ('uniform', 'normal', 'randint'):
-        draw = _named_draw(kind)
+        draws[getattr(mx.random, kind)] = draw = _named_draw(kind)
         for module, name in ((mx.random, kind), (mx.nd.random, kind), (mx.nd, 'random_' + kind),
                              (mx.nd, kind)):
             if hasattr(module, name):
                 setattr(module, name, draw)
+    return draws
+
+
+def _draw_from_numpy(draws):
+    """Rebind, in every module of the MXNet package, the names bound to an original of
+    ``draws`` (``from ..random import normal``) to its numpy-drawing replacement."""
+    prefix, by_id = mx.__name__ + '.', {id(f): draw for f, draw in draws.items()}
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith(prefix):
+            continue
+        for attr, value in list(vars(module).items()):
+            if id(value) in by_id:
+                setattr(module, attr, by_id[id(value)])
 
 
 def _fixed_sign_svd():
@@ -159,7 +176,8 @@ def _display(value):
 
 
 class _StopAt:
-    """stdout that ends the process once a written line matches ``pattern``."""
+    """A stream (stdout, stderr) that ends the process once a written line matches
+    ``pattern``."""
 
     def __init__(self, stream, pattern):
         self._stream, self._pattern = stream, re.compile(pattern)
@@ -167,7 +185,7 @@ class _StopAt:
     def write(self, text):
         self._stream.write(text)
         if self._pattern.search(text):
-            self._stream.flush()
+            sys.stdout.flush()
             sys.stderr.flush()
             os._exit(0)
         return len(text)
@@ -180,15 +198,17 @@ def main():
     np.random.seed(0)
     random.seed(0)
     mx.random.seed(0)
-    _name_seeded_initializers()
+    draws = _name_seeded_initializers()
     _use_generated_files()
     _fixed_sign_svd()
     _no_plots()
     builtins.__mxex_display__ = _display
     if CASE.get('random') == 'numpy':
         STATE['stream'] = np.random.RandomState(0)
+        _draw_from_numpy(draws)
     if CASE.get('stop'):
         sys.stdout = _StopAt(sys.stdout, CASE['stop'])
+        sys.stderr = _StopAt(sys.stderr, CASE['stop'])
     script = os.path.abspath(CASE['script'])
     sys.argv = [script] + list(CASE.get('args', ()))
     sys.path[0] = os.path.dirname(script)

@@ -33,6 +33,8 @@ from ...base import MXNetError
 from ...context import Context
 from ...ndarray import NDArray
 from ...ndarray.ndarray import array, wrap
+from ...numpy import ndarray as _np_ndarray
+from ...util import is_np_array, is_np_shape, set_np
 
 __all__ = ['DataLoader']
 
@@ -45,20 +47,21 @@ class DataLoaderTimeoutError(MXNetError, multiprocessing.TimeoutError):
 
 
 # ---------------------------------------------------------------- NDArrays across processes
-def _rebuild_ndarray(t):
+def _rebuild_ndarray(t, np_array=False):
     out = wrap(t)
     out._ctx = _CPU_SHARED
-    return out
+    return out.as_np_ndarray() if np_array else out
 
 
 def _reduce_ndarray(data):
     t = data.to_torch().detach()
     if t.device.type != 'cpu':
         t = t.cpu()
-    return _rebuild_ndarray, (t,)
+    return _rebuild_ndarray, (t, type(data) is _np_ndarray)
 
 
 ForkingPickler.register(NDArray, _reduce_ndarray)
+ForkingPickler.register(_np_ndarray, _reduce_ndarray)
 
 
 # ---------------------------------------------------------------- batchify
@@ -85,15 +88,20 @@ def _from_numpy(data):
         return array(data, dtype=data.dtype)
 
 
+def _np_mode(batch):
+    """``batch`` as an ``mx.np.ndarray`` in NumPy mode (``npx.set_np()``), as MXNet gives."""
+    return batch.as_np_ndarray() if is_np_array() else batch
+
+
 def default_batchify_fn(data):
     """Collate data into batch: stack NDArrays, recurse into tuples, convert the rest with
     ``numpy.asarray`` (keeping its dtype)."""
     first = data[0]
     if isinstance(first, NDArray):
-        return wrap(_stack(data, False))
+        return _np_mode(wrap(_stack(data, False)))
     if isinstance(first, tuple):
         return [default_batchify_fn(i) for i in zip(*data)]
-    return _from_numpy(np.asarray(data))
+    return _np_mode(_from_numpy(np.asarray(data)))
 
 
 def default_mp_batchify_fn(data):
@@ -106,7 +114,7 @@ def default_mp_batchify_fn(data):
     else:
         out = _from_numpy(np.asarray(data))
     out._ctx = _CPU_SHARED
-    return out
+    return _np_mode(out)
 
 
 def _as_in_context(data, ctx):
@@ -284,7 +292,9 @@ class _ThreadWorkers(object):
     broken = None
 
     def __init__(self, num_workers, dataset, batchify_fn):
-        self._pool = multiprocessing.pool.ThreadPool(num_workers)
+        # the threads batch in the NumPy modes of the thread that made them, as MXNet's do
+        self._pool = multiprocessing.pool.ThreadPool(
+            num_workers, initializer=set_np, initargs=(is_np_shape(), is_np_array()))
         self._dataset = dataset
         self._batchify_fn = batchify_fn
         self._pending = {}

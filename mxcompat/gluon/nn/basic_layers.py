@@ -6,6 +6,7 @@ import numpy as np
 from ... import ndarray as nd, symbol as sym
 from ..block import Block, HybridBlock
 from ..utils import _indent
+from ...util import is_np_array
 from .activations import Activation
 
 __all__ = ['Sequential', 'HybridSequential', 'Dense', 'Activation', 'Dropout', 'BatchNorm',
@@ -240,7 +241,7 @@ class Dropout(HybridBlock):
     def hybrid_forward(self, F, x):
         if self._rate > 0:
             return F.Dropout(x, p=self._rate, axes=self._axes, name='fwd', cudnn_off=False)
-        return F.identity(x)
+        return F.np.copy(x) if is_np_array() else F.identity(x)  # MXNet's node in each mode
 
     def __repr__(self):
         s = '{name}(p = {_rate}, axes={_axes})'
@@ -439,7 +440,7 @@ class Flatten(HybridBlock):
         super(Flatten, self).__init__(**kwargs)
 
     def hybrid_forward(self, F, x):
-        return F.flatten(x)
+        return F.npx.batch_flatten(x) if is_np_array() else F.flatten(x)  # MXNet's node names
 
     def __repr__(self):
         return self.__class__.__name__
@@ -537,7 +538,8 @@ class LayerNorm(_AffineNorm):
         self._scale = scale
 
     def hybrid_forward(self, F, data, gamma, beta):
-        return F.LayerNorm(data, gamma=gamma, beta=beta, axis=self._axis, eps=self._epsilon)
+        layer_norm = F.npx.layer_norm if is_np_array() else F.LayerNorm  # MXNet's node names
+        return layer_norm(data, gamma=gamma, beta=beta, axis=self._axis, eps=self._epsilon)
 
     def __repr__(self):
         return _norm_repr(self)

@@ -57,7 +57,9 @@ def _make_npi():
         for prefix in ('_npi_', '_np_', '_npx_'):
             if name.startswith(prefix):
                 public = name if prefix == '_npx_' else name[len(prefix):]
-                spaces[public] = staticmethod(_np_symbols(make_function(op, name)))
+                # a node is named after the function without the prefix (tanh0, relu0), as
+                # MXNet's generated np / npx functions are
+                spaces[public] = staticmethod(_np_symbols(make_function(op, name[len(prefix):])))
                 break
     return type('_npi', (), spaces)
 
