@@ -15,6 +15,7 @@ import torch
 
 from .base import MXNetError
 from .ndarray.ndarray import NDArray, wrap
+from .ops.contrib_detection import _ZeroGradInputs
 
 # torch.set_grad_enabled without building a context-manager object
 _set_grad_enabled = torch._C._set_grad_enabled
@@ -273,6 +274,118 @@ def _adopt_written(set_aside):
         t.grad = buf
 
 
+_no_subclass = torch._C.DisableTorchFunctionSubclass
+_tree_map = torch.utils._pytree.tree_map
+_tree_leaves = torch.utils._pytree.tree_leaves
+
+
+def _shadow_of(a):
+    """An argument of the call on the shadows: each variable's shadow, float64 for each
+    integer or boolean dtype (the shadows compute in float64)."""
+    if type(a) is _IntegerVariable:
+        return a._mx_shadow
+    if isinstance(a, torch.dtype) and not a.is_floating_point:
+        return torch.float64
+    return a
+
+
+# integer remainders and floor divisions: MXNet's gradient through them is zero
+_NO_INTEGER_GRADIENT = frozenset([
+    torch.remainder, torch.Tensor.remainder, torch.fmod, torch.Tensor.fmod, torch.floor_divide,
+    torch.Tensor.floor_divide, torch.Tensor.__mod__, torch.Tensor.__floordiv__])
+
+
+class _IntegerVariable(torch.Tensor):
+    """An integer or boolean tensor that MXNet differentiates. Torch differentiates only
+    floating-point tensors, so each such tensor carries ``_mx_shadow``, a float64 copy of its
+    values with history: while ``record()`` is on, every torch call that takes one runs twice,
+    once as asked (its result is the value) and once on the shadows (its result, where it has
+    history, is the new shadow; a floating-point result is the shadow itself, cast). A
+    variable's shadow is a leaf whose gradient, cast to the variable's dtype (truncating as
+    MXNet's integer gradients do), lands in the variable's ``grad`` buffer. Plain tensors never
+    pay for it: only tensors of this class reach ``__torch_function__``."""
+
+    @staticmethod
+    def mark(t, grad_req, grad_buffer):
+        """Make the integer tensor ``t`` a variable; returns the tensor to use."""
+        with _no_subclass():
+            v = t.as_subclass(_IntegerVariable)
+            v.grad = grad_buffer if grad_buffer is not None else torch.zeros_like(t)
+        v._mx_grad_req = grad_req
+        shadow = t.detach().to(torch.float64).requires_grad_()
+        shadow.register_hook(_IntegerVariable._hook(weakref.ref(v)))
+        v._mx_shadow = shadow
+        return v
+
+    @staticmethod
+    def _hook(vref):
+        def hook(g):
+            v = vref()
+            if v is not None:
+                with _no_subclass():
+                    buf = v.grad
+                    if v._mx_grad_req == 'add':
+                        buf.add_(g.to(buf.dtype))
+                    else:
+                        buf.copy_(g.to(buf.dtype))
+                    v._mx_fresh_grad = True
+        return hook
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        with _no_subclass():
+            out = func(*args, **kwargs)
+            if not _state.recording or func in _NO_INTEGER_GRADIENT or \
+                    getattr(func, '__name__', None) in ('__get__', '__set__'):
+                return out
+            if _with_float(out, args):
+                # MXNet's gradient reaches only the floating-point operands (the plain call
+                # records them); the integer ones get zeros
+                shadows = [a._mx_shadow for a in _tree_leaves(args)
+                           if type(a) is _IntegerVariable]
+                return _ZeroGradInputs.apply(out, *shadows)
+            try:
+                shadow = func(*_tree_map(_shadow_of, args), **_tree_map(_shadow_of, kwargs))
+            except (RuntimeError, TypeError):  # an operation floating-point tensors lack
+                return out
+            if isinstance(out, (tuple, list)) and isinstance(shadow, (tuple, list)):
+                return type(out)(_pair(o, s) for o, s in zip(out, shadow))
+            return _pair(out, shadow)
+
+
+def cast(t, dtype):
+    """``t.to(dtype)``; an integer or boolean result of a recorded floating-point ``t`` keeps
+    MXNet's gradient (it passes through the cast) by way of a shadow (see
+    ``_IntegerVariable``)."""
+    out = t.to(dtype)
+    if t.requires_grad and not out.is_floating_point():
+        return _pair(out, t.to(torch.float64))
+    return out
+
+
+def _with_float(out, args):
+    """Whether a floating-point result comes from a floating-point operand too."""
+    if not isinstance(out, torch.Tensor) or not out.is_floating_point():
+        return False
+    return any(isinstance(a, torch.Tensor) and a.is_floating_point()
+               for a in _tree_leaves(args))
+
+
+def _pair(out, shadow):
+    """The result ``out`` of a call, given the result ``shadow`` of the same call on the
+    shadows: the shadow cast where ``out`` is floating-point, ``out`` carrying the shadow where
+    it is an integer tensor, ``out`` alone where the shadow has no history."""
+    if not isinstance(out, torch.Tensor) or not isinstance(shadow, torch.Tensor) or \
+            not shadow.requires_grad or out.shape != shadow.shape:
+        return out
+    if out.is_floating_point():
+        return shadow.to(out.dtype)
+    v = out.as_subclass(_IntegerVariable)
+    v._mx_shadow = shadow
+    return v
+
+
 def mark_tensor(t, grad_req, grad_buffer=None):
     """Make the leaf tensor ``t`` a variable with MXNet's ``grad_req`` semantics.
 
@@ -287,10 +400,7 @@ def mark_tensor(t, grad_req, grad_buffer=None):
     if not t.is_leaf:
         t = t.detach()
     if not t.is_floating_point():
-        # MXNet lets integer arrays carry a gradient buffer; torch cannot differentiate them,
-        # so the buffer stays zero (what MXNet computes for index-like inputs)
-        t.grad = grad_buffer if grad_buffer is not None else torch.zeros_like(t)
-        return t
+        return _IntegerVariable.mark(t, grad_req, grad_buffer)
     with torch.no_grad():
         t.requires_grad_(True)
         if grad_buffer is not None:
@@ -353,7 +463,12 @@ def _parse_head(heads, head_grads):
         t = h._t
         if not t.requires_grad or getattr(t, '_mx_graph_freed', False):
             if not t.is_floating_point() and not getattr(t, '_mx_graph_freed', False):
-                continue  # an integer result: MXNet's gradient through it is zero
+                t = getattr(t, '_mx_shadow', None)  # an integer result: see _IntegerVariable
+                if t is None or not t.requires_grad:
+                    continue  # (of no variable: MXNet's gradient through it is zero)
+                ts.append(t)
+                gs.append(torch.ones_like(t) if g is None else g._t.to(t.dtype))
+                continue
             raise MXNetError('Cannot differentiate node because it is not in a computational '
                              'graph. You need to set is_recording to true or use '
                              'autograd.record() to save computational graphs for backward. If '

@@ -1,4 +1,8 @@
-"""The ``mx.np`` / ``mx.npx`` function of a table operator named ``_np_*`` / ``_npx_*``."""
+"""The ``mx.np`` / ``mx.npx`` function of a table operator named ``_np_*`` / ``_npx_*``, and the
+signatures MXNet reports for them (``_numpy_op_doc``), attached at import as MXNet does."""
+import inspect
+
+from . import _numpy_op_doc
 from . import numpy as mx_np
 from . import numpy_extension as mx_npx
 
@@ -22,3 +26,13 @@ def _get_builtin_op(op_name):
     if op is None:
         raise ValueError('Cannot find operator {} in module {}'.format(name, module.__name__))
     return op
+
+
+def _register_op_signatures():
+    for op_name in dir(_numpy_op_doc):
+        op = _get_builtin_op(op_name)
+        if op is not None:
+            op.__signature__ = inspect.signature(getattr(_numpy_op_doc, op_name))
+
+
+_register_op_signatures()

@@ -1779,18 +1779,26 @@ def check_gluon_hybridize_consistency(net_builder, data_l, numpy_func=None, test
     atol : float, optional
         The absolute error tolerance. Default 1E-4.
     """
-    first_params = None
+    from .initializer import Initializer
+
+    class _SavedWeights(Initializer):
+        """The first net's weights, by name (deferred shapes are known by then)."""
+        def __init__(self, arrays):
+            super().__init__()
+            self._arrays = arrays
+
+        def _init_weight(self, name, arr):
+            arr[()] = self._arrays[name]
+
+    saved = None
     want_out = want_grads = None
     for hybridize in (False, True):
         for record in ((False, True) if test_grad else (False,)):
             net = net_builder(prefix='net_')
-            net.initialize()
-            params = net.collect_params()
-            if first_params is None:
-                first_params = {k: v.data().asnumpy() for k, v in params.items()}
+            if saved is None:
+                net.initialize()
             else:
-                for k, v in params.items():
-                    v.set_data(first_params[k])
+                net.initialize(saved)
             if hybridize:
                 net.hybridize()
             inputs = [x.copy() for x in data_l]
@@ -1802,6 +1810,9 @@ def check_gluon_hybridize_consistency(net_builder, data_l, numpy_func=None, test
                 out.backward(out)
             else:
                 out = net(*inputs)
+            if saved is None:
+                saved = _SavedWeights({k: v.data().asnumpy()
+                                       for k, v in net.collect_params().items()})
             if want_out is None:
                 want_out = out.asnumpy()
             else:

@@ -7,8 +7,9 @@ Design
   single ``torch.Tensor``. ``x.as_nd_ndarray()`` and ``NDArray.as_np_ndarray()`` rewrap that
   tensor (no copy), so both views see every write. Everything NumPy changes is overridden on the
   subclass: shapes are plain tuples with zero-dimensional and zero-size arrays allowed
-  (``x[0]`` of a vector is 0-d, not shape ``(1,)``), indexing is NumPy's (basic indexing gives
-  views, integer and boolean arrays index as in NumPy, assignment broadcasts and casts),
+  (``x[0]`` of a vector is 0-d, not shape ``(1,)``), indexing is NumPy's as MXNet does it
+  (basic indexing gives a view where the result is contiguous in memory and a copy elsewhere,
+  integer and boolean arrays index as in NumPy, assignment broadcasts and casts),
   ``reshape`` takes NumPy shapes (MXNet's special codes live in ``npx.reshape``), ``repr`` is
   ``array(...)``, ``item()`` / ``tolist()`` replace ``asscalar()``, and ``__array_ufunc__`` /
   ``__array_function__`` route NumPy's own functions to ``mx.np`` (those of MXNet's dispatch
@@ -29,7 +30,9 @@ Design
   functions and Python floats give float32, and math functions of integer arrays give float32.
   Comparisons give bool; ``argmax``/``argmin`` give int64.
 * **Autograd** is mxcompat's: ``attach_grad`` / ``grad`` / ``backward`` / ``autograd.record``
-  work on ``np.ndarray`` as on ``NDArray`` (``grad`` is an ``np.ndarray``).
+  work on ``np.ndarray`` as on ``NDArray`` (``grad`` is an ``np.ndarray``). Integer and boolean
+  arrays carry MXNet's gradients (truncated to their type) through a float64 shadow that torch
+  differentiates (``autograd._IntegerVariable``).
 * **Modes.** ``npx.set_np()`` turns on NumPy shape and array semantics (``mx.util``'s per-thread
   flags); ``is_np_array()`` tells Gluon to give ``np.ndarray`` (``Parameter.data()``, block
   outputs). ``npx.save`` / ``npx.load`` write and read MXNet's ``.params`` format with 0-d and
@@ -41,8 +44,7 @@ Design
 
 Not yet covered (raising NotImplementedError naming the MXNet API, through
 ``mxcompat/utils/mxnet_api.py``): the ``mx.np`` / ``mx.npx`` names not defined here (e.g.
-``histogram``, ``unique``, ``pad``, ``insert``/``delete``), and
-gradients of integer arrays (torch differentiates floating-point tensors only).
+``genfromtxt``).
 """
 from . import random, linalg, fallback
 from .multiarray import *  # noqa: F401,F403

@@ -39,7 +39,10 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'row_stack', 'dstack', 'column_stack', 'atleast_1d', 'atleast_2d', 'atleast_3d',
            'diagonal', 'diag', 'trace', 'repeat', 'roll', 'tile', 'rot90', 'moveaxis', 'sort',
            'argsort', 'take', 'diff', 'logspace', 'indices', 'flipud', 'fliplr', 'inner',
-           'outer', 'append', 'vdot', 'broadcast_arrays', 'meshgrid']
+           'outer', 'append', 'vdot', 'broadcast_arrays', 'meshgrid', 'diagflat',
+           'diag_indices_from', 'nan_to_num', 'unravel_index', 'hanning', 'hamming', 'blackman',
+           'bincount', 'polyval', 'ediff1d', 'average', 'percentile', 'quantile', 'resize',
+           'pad', 'unique', 'histogram', 'delete', 'insert']
 
 # {NumPy function: mx.np function} and {ufunc name: mx.np function} of the NumPy functions that
 # run as mx.np's own on mx.np arrays; filled by ``mxcompat.numpy_dispatch_protocol``
@@ -321,16 +324,19 @@ class ndarray(NDArray):
 
     # ---------------------------------------------------------------- indexing
     def __getitem__(self, key):
-        """NumPy indexing: basic (views), advanced (integer and boolean arrays)."""
+        """NumPy indexing: basic (a view where the result is contiguous in memory, a copy
+        elsewhere, as MXNet), advanced (integer and boolean arrays)."""
         t = self._t
         if type(key) is int:
             n = t.shape[0] if t.dim() else 0
             if not -n <= key < n:
                 raise IndexError('index %d is out of bounds for axis 0 with size %d' % (key, n))
-            return self._like(t[key])
-        key = _bounded_key(_convert_key(key, t, True), t.shape, False)
-        flips, key = _flip_negative_steps(key, t.dim(), t.shape)
-        return self._like((t.flip(flips) if flips else t)[key])
+            r = t[key]
+        else:
+            key = _bounded_key(_convert_key(key, t, True), t.shape, False)
+            flips, key = _flip_negative_steps(key, t.dim(), t.shape)
+            r = (t.flip(flips) if flips else t)[key]
+        return self._like(r if r.is_contiguous() else r.contiguous())
 
     def __setitem__(self, key, value):
         """NumPy assignment ``x[key] = value`` (``value`` broadcast and cast to x's dtype)."""
@@ -350,6 +356,8 @@ class ndarray(NDArray):
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) \
                 or not axes:
             axes = axes[0] if axes else None
+        if axes is not None and len(set(axes)) != len(axes):
+            raise ValueError("axes don't match array: %s repeats an axis" % (tuple(axes),))
         return _npi.transpose(self, axes=axes)
 
     def flatten(self, order='C'):
@@ -703,13 +711,19 @@ def _binary(name, rname=None, doc=None):
     return ufunc
 
 
+_BOOL_RESULT = frozenset(['isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf'])
+
+
 def _unary(name):
     fn = getattr(_npi, name)
+    bool_result = name in _BOOL_RESULT
 
     def ufunc(x, out=None, **kwargs):
         _check_kwargs(ufunc.__name__, kwargs)
         if isinstance(x, numbers.Number):
             return _np_scalar_func(name, x)
+        if bool_result and out is not None and getattr(out, 'dtype', _np.bool_) != _np.bool_:
+            raise TypeError('%s: out= must be a bool array, got %s' % (name, out.dtype))
         return fn(x, out=out)
     ufunc.__doc__ = fn.__doc__
     return ufunc
@@ -772,6 +786,8 @@ def clip(a, a_min, a_max, out=None):
     """Clip (limit) the values in an array to [a_min, a_max]."""
     if a_min is None and a_max is None:
         raise ValueError('array_clip: must set either max or min')
+    if isinstance(a, numbers.Number):
+        return _np.clip(a, a_min, a_max)
     return _npi.clip(a, a_min=a_min, a_max=a_max, out=out)
 
 
@@ -917,14 +933,15 @@ def swapaxes(a, axis1, axis2):
 @set_module('mxnet.numpy')
 def flip(m, axis=None, out=None):
     """Reverse the order of elements along the given axes (every axis for None)."""
-    if axis is None:
-        axis = tuple(range(m.ndim))
     return _npi.flip(m, axis=_axis(axis), out=out)
 
 
 @set_module('mxnet.numpy')
 def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
-    """Broadcast an array to a new shape."""
+    """Broadcast an array (or a scalar) to a new shape; -2 in ``shape`` keeps the size of the
+    array's axis aligned with it from the right."""
+    if isinstance(array, numbers.Number):
+        return full(shape, array)
     return _npi.broadcast_to(array, shape=shape)
 
 
@@ -1043,17 +1060,16 @@ def split(ary, indices_or_sections, axis=0):
 @set_module('mxnet.numpy')
 def array_split(ary, indices_or_sections, axis=0):
     """Split an array into sub-arrays; ``n`` sections need not divide the axis equally."""
-    if isinstance(indices_or_sections, numbers.Integral):
-        n, k = ary.shape[axis], int(indices_or_sections)
-        sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
-        indices_or_sections = [builtins_sum(sizes[:i]) for i in range(1, k)]
-    return split(ary, indices_or_sections, axis)
+    return _split_outputs(_npi.split(ary, axis=axis, squeeze_axis=False,
+                                     **_split_args(indices_or_sections)))
 
 
 @set_module('mxnet.numpy')
 def hsplit(ary, indices_or_sections):
     """Split an array into sub-arrays horizontally (column-wise); ``n`` sections need not
     divide the columns equally (the first ones get one more, as in ``array_split``)."""
+    if isinstance(ary, _Array) and ary.ndim < 1:
+        raise ValueError('hsplit only works on arrays of 1 or more dimensions')
     return _split_outputs(_npi.hsplit(ary, axis=1, squeeze_axis=False,
                                       **_split_args(indices_or_sections)))
 
@@ -1250,6 +1266,67 @@ def append(arr, values, axis=None):  # pylint: disable=redefined-outer-name
     return concatenate([arr, values], axis=axis)
 
 
+def _rows(out):
+    """The rows of an array, as a tuple (a symbol stays whole: its rows are not known)."""
+    return tuple(out) if getattr(out, 'shape', None) is not None else out
+
+
+@set_module('mxnet.numpy')
+def diagflat(array, k=0):  # pylint: disable=redefined-outer-name
+    """Create a two-dimensional array with the flattened input as a diagonal."""
+    return _npi.diagflat(array, k=k)
+
+
+@set_module('mxnet.numpy')
+def diag_indices_from(arr):
+    """The indices to access the main diagonal of an n-dimensional array (a tuple of arrays,
+    one per axis)."""
+    return _rows(_npi.diag_indices_from(arr))
+
+
+@set_module('mxnet.numpy')
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None, **kwargs):
+    """Replace NaN with ``nan`` and infinities with ``posinf`` / ``neginf`` (the largest and
+    smallest finite values of the type by default); in place where ``copy`` is False."""
+    if kwargs:
+        raise TypeError('nan_to_num() got unexpected keyword arguments %s' % list(kwargs))
+    if isinstance(x, numbers.Number):
+        return _np.nan_to_num(x, copy, nan, posinf, neginf)
+    if getattr(x, 'dtype', None) in (_np.int8, _np.uint8, _np.int32, _np.int64):
+        return x
+    return _npi.nan_to_num(x, copy=copy, nan=nan, posinf=posinf, neginf=neginf,
+                           out=None if copy else x)
+
+
+@set_module('mxnet.numpy')
+def unravel_index(indices, shape, order='C'):  # pylint: disable=redefined-outer-name
+    """Converts flat indices into a tuple of coordinate arrays for an array of ``shape``."""
+    if order != 'C':
+        raise NotImplementedError("unravel_index(order='%s'): only order='C' is supported"
+                                  % order)
+    if isinstance(indices, numbers.Number):
+        return _np.unravel_index(indices, shape)
+    return _rows(_npi.unravel_index_fallback(indices, shape=shape))
+
+
+@set_module('mxnet.numpy')
+def hanning(M, dtype=_np.float32, ctx=None):
+    """The Hanning window of ``M`` points."""
+    return _npi.hanning(M=M, dtype=dtype, ctx=ctx or current_context())
+
+
+@set_module('mxnet.numpy')
+def hamming(M, dtype=_np.float32, ctx=None):
+    """The Hamming window of ``M`` points."""
+    return _npi.hamming(M=M, dtype=dtype, ctx=ctx or current_context())
+
+
+@set_module('mxnet.numpy')
+def blackman(M, dtype=_np.float32, ctx=None):
+    """The Blackman window of ``M`` points."""
+    return _npi.blackman(M=M, dtype=dtype, ctx=ctx or current_context())
+
+
 @set_module('mxnet.numpy')
 def broadcast_arrays(*args):
     """Broadcast any number of arrays against each other.
@@ -1311,3 +1388,162 @@ def meshgrid(*xi, **kwargs):
         out[0] = out[0].reshape((1, -1) + unit[2:])
         out[1] = out[1].reshape((-1, 1) + unit[2:])
     return broadcast_arrays(*out)
+
+
+@set_module('mxnet.numpy')
+def bincount(x, weights=None, minlength=0):
+    """Count the occurrences of each value in an array of non-negative integers (summing
+    ``weights`` where given)."""
+    if minlength < 0:
+        raise ValueError('Minlength value should greater than 0')
+    if weights is None:
+        return _npi.bincount(x, minlength=minlength, has_weights=False)
+    return _npi.bincount(x, weights, minlength=minlength, has_weights=True)
+
+
+@set_module('mxnet.numpy')
+def polyval(p, x):
+    """Evaluate the polynomial with coefficients ``p`` (highest power first) at ``x``."""
+    if isinstance(p, NDArray) and isinstance(x, NDArray):
+        return _npi.polyval(p, x)
+    if not isinstance(p, NDArray) and not isinstance(x, NDArray):
+        return _np.polyval(p, x)
+    raise TypeError('polyval: p and x must both be arrays or both be array-likes')
+
+
+@set_module('mxnet.numpy')
+def ediff1d(ary, to_end=None, to_begin=None):
+    """The differences between consecutive elements of the flattened array, with ``to_begin``
+    and ``to_end`` (arrays or scalars) around them."""
+    arrays = [a for a in (to_begin, to_end) if isinstance(a, NDArray)]
+    begin_arr, end_arr = isinstance(to_begin, NDArray), isinstance(to_end, NDArray)
+    return _npi.ediff1d(ary, *arrays, to_begin_arr_given=begin_arr, to_end_arr_given=end_arr,
+                        to_begin_scalar=None if begin_arr else to_begin,
+                        to_end_scalar=None if end_arr else to_end)
+
+
+@set_module('mxnet.numpy')
+def average(a, axis=None, weights=None, returned=False, out=None):
+    """The weighted average along the specified axis (and the sum of the weights where
+    ``returned``)."""
+    if weights is None:
+        return _npi.average(a, axis=_axis(axis), returned=returned, weighted=False, out=out)
+    return _npi.average(a, weights, axis=_axis(axis), returned=returned, weighted=True,
+                        out=out)
+
+
+@set_module('mxnet.numpy')
+def percentile(a, q, axis=None, out=None, overwrite_input=None, interpolation='linear',
+               keepdims=False):
+    """The q-th percentile (q from 0 to 100) of the data along the specified axis."""
+    if overwrite_input is not None:
+        raise NotImplementedError('percentile(overwrite_input=) is not supported')
+    if isinstance(q, numbers.Number):
+        return _npi.percentile(a, axis=_axis(axis), interpolation=interpolation,
+                               keepdims=keepdims, q_scalar=q, out=out)
+    return _npi.percentile(a, q, axis=_axis(axis), interpolation=interpolation,
+                           keepdims=keepdims, q_scalar=None, out=out)
+
+
+@set_module('mxnet.numpy')
+def quantile(a, q, axis=None, out=None, overwrite_input=None, interpolation='linear',
+             keepdims=False):
+    """The q-th quantile (q from 0 to 1) of the data along the specified axis."""
+    return percentile(a, q * 100, axis, out, overwrite_input, interpolation, keepdims)
+
+
+@set_module('mxnet.numpy')
+def resize(a, new_shape):
+    """A new array of ``new_shape`` filled with repeated copies of ``a``."""
+    return _npi.resize_fallback(a, new_shape=new_shape)
+
+
+_PAD_KWARGS = {'constant': ('constant_values',), 'edge': (), 'reflect': ('reflect_type',),
+               'symmetric': ('reflect_type',), 'maximum': ('stat_length',),
+               'minimum': ('stat_length',)}
+
+
+@set_module('mxnet.numpy')
+def pad(x, pad_width, mode='constant', **kwargs):
+    """Pad an array: ``pad_width`` holds (before, after) per axis (or one pair, or one
+    number, for every axis); modes 'constant', 'edge', 'reflect', 'symmetric', 'maximum',
+    'minimum'. MXNet 1.9.1 pads with zeros in 'constant' mode whatever ``constant_values``
+    says (its front end drops the value), and so does this one."""
+    if _np.asarray(pad_width).dtype.kind != 'i':
+        raise TypeError('`pad_width` must be of integral type.')
+    if not isinstance(pad_width, tuple):
+        raise TypeError('`pad_width` must be tuple.')
+    if mode not in _PAD_KWARGS:
+        raise ValueError('mode {%r} is not supported.' % (mode,))
+    unsupported = set(kwargs) - set(_PAD_KWARGS[mode])
+    if unsupported:
+        raise ValueError("unsupported keyword arguments for mode '%s': %s" % (mode, unsupported))
+    if kwargs.get('reflect_type', 'even') not in ('even', None):
+        raise ValueError("unsupported reflect_type '%s'" % kwargs['reflect_type'])
+    if kwargs.get('stat_length') is not None:
+        raise ValueError("unsupported stat_length '%s'" % (kwargs['stat_length'],))
+    if isinstance(kwargs.get('constant_values'), tuple):
+        raise TypeError("unsupported constant_values type: {'tuple'}.")
+    return _npi.pad(x, pad_width=pad_width, mode=mode, constant_value=0)
+
+
+@set_module('mxnet.numpy')
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
+    """The sorted unique elements of an array (slices along ``axis``), with the indices of
+    their first occurrences, the inverse indices and the counts where asked."""
+    out = _npi.unique(ar, return_index=return_index, return_inverse=return_inverse,
+                      return_counts=return_counts, axis=axis)
+    return tuple(out) if isinstance(out, list) else out
+
+
+@set_module('mxnet.numpy')
+def histogram(a, bins=10, range=None, normed=None, weights=None, density=None):  # pylint: disable=redefined-builtin
+    """The histogram of a set of data: (counts, bin edges); ``bins`` is a number of equal
+    bins over ``range`` or an array of bin edges."""
+    if normed is True or density is True or weights is not None:
+        raise NotImplementedError('histogram(normed=, density=, weights=) is not supported')
+    if isinstance(bins, numbers.Number):
+        if range is None:
+            raise NotImplementedError('histogram: automatic range is not supported; pass '
+                                      'range=')
+        return tuple(_npi.histogram(a, bin_cnt=bins, range=range))
+    if isinstance(bins, NDArray):
+        return tuple(_npi.histogram(a, bins))
+    raise NotImplementedError('histogram(bins=%s): bins must be a number or an array'
+                              % type(bins).__name__)
+
+
+def _slice_args(obj):
+    return {'start': obj.start, 'stop': obj.stop, 'step': 1 if obj.step is None else obj.step}
+
+
+@set_module('mxnet.numpy')
+def delete(arr, obj, axis=None):
+    """A new array with the sub-arrays at ``obj`` (an int, a slice or an index array) along
+    ``axis`` deleted (of the flattened array without ``axis``)."""
+    if isinstance(obj, slice):
+        return _npi.delete(arr, axis=axis, **_slice_args(obj))
+    if isinstance(obj, numbers.Integral):
+        return _npi.delete(arr, int_ind=int(obj), axis=axis)
+    if isinstance(obj, NDArray):
+        return _npi.delete(arr, obj, axis=axis)
+    raise TypeError("'obj' can not support type %s" % type(obj).__name__)
+
+
+@set_module('mxnet.numpy')
+def insert(arr, obj, values, axis=None):
+    """Insert ``values`` (an array or a scalar) before the positions ``obj`` (an int, a slice
+    or an index array) along ``axis`` (of the flattened array without ``axis``)."""
+    if isinstance(values, numbers.Number):
+        extra, kwargs = (), {'val': float(values)}
+    elif isinstance(values, NDArray):
+        extra, kwargs = (values,), {}
+    else:
+        raise TypeError("'values' can not support type %s" % type(values).__name__)
+    if isinstance(obj, slice):
+        return _npi.insert_slice(arr, *extra, axis=axis, **_slice_args(obj), **kwargs)
+    if isinstance(obj, numbers.Integral):
+        return _npi.insert_scalar(arr, *extra, int_ind=int(obj), axis=axis, **kwargs)
+    if isinstance(obj, NDArray):
+        return _npi.insert_tensor(arr, *extra, obj, axis=axis, **kwargs)
+    raise TypeError("'obj' can not support type %s" % type(obj).__name__)

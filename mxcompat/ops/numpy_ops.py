@@ -15,7 +15,7 @@ import torch
 
 from ..base import MXNetError, dtype_torch
 from .creation import _device, _fill_value
-from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt
+from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
 _AXIS = (Opt(Shape), None)
@@ -40,9 +40,17 @@ def _subtract(a, b):
     return torch.sub(a, b)
 
 
+def _power(a, b):
+    """NumPy power; a bool exponent of a floating-point base takes the base's type (torch
+    cannot differentiate a bool exponent)."""
+    if isinstance(b, torch.Tensor) and b.dtype is torch.bool and a.is_floating_point():
+        b = b.to(a.dtype)
+    return torch.pow(a, b)
+
+
 _BINARY = {
     'add': torch.add, 'subtract': _subtract, 'multiply': torch.mul,
-    'true_divide': torch.true_divide, 'mod': torch.remainder, 'power': torch.pow,
+    'true_divide': torch.true_divide, 'mod': torch.remainder, 'power': _power,
     'maximum': torch.maximum, 'minimum': torch.minimum, 'arctan2': torch.atan2,
     'hypot': torch.hypot, 'copysign': torch.copysign, 'lcm': torch.lcm,
     'bitwise_and': torch.bitwise_and, 'bitwise_or': torch.bitwise_or,
@@ -183,9 +191,13 @@ for _name, _fn in _UNARY_SAME.items():
 
 @register('_npi_around', inputs=('x',), params={'decimals': (Int, 0)})
 def around(x, decimals):
-    """Evenly round to the given number of decimals (halves to even, as NumPy)."""
+    """Evenly round to the given number of decimals (halves to even, as NumPy; integers to
+    negative decimals truncated toward zero, as MXNet)."""
     if not x.is_floating_point():
-        return x.clone()
+        if decimals >= 0:
+            return x.clone()
+        scale = 10 ** -decimals
+        return torch.div(x, scale, rounding_mode='trunc') * scale
     return torch.round(x, decimals=decimals)
 
 
@@ -209,10 +221,15 @@ def _reduce_dtype(a, dtype):
     'axis': _AXIS, 'dtype': (Opt(DType), None), 'keepdims': (Bool, False),
     'initial': (Opt(Float), None)})
 def np_sum(a, axis, dtype, keepdims, initial):
-    """Sum of array elements over given axes."""
+    """Sum of array elements over given axes (float16 accumulated in float32, as MXNet
+    does)."""
     td = _reduce_dtype(a, dtype)
-    out = a.to(td, copy=True) if axis == () else torch.sum(a, dim=_axes(axis),
-                                                              keepdim=keepdims, dtype=td)
+    if axis == ():
+        out = a.to(td, copy=True)
+    elif td is torch.float16 or a.dtype is torch.float16:
+        out = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=torch.float32).to(td)
+    else:
+        out = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=td)
     return out if initial is None else out + initial
 
 
@@ -259,13 +276,26 @@ register('_np_min', inputs=('a',), params=_EXTREME_PARAMS, aliases=('_np_amin',)
     'axis': _AXIS, 'dtype': (Opt(DType), None), 'keepdims': (Bool, False),
     'initial': (Opt(Float), None)})
 def np_mean(a, axis, dtype, keepdims, initial):
-    """Arithmetic mean along the specified axes (float32 for integer input)."""
+    """Arithmetic mean along the specified axes (float32 for integer input; an integer input
+    with an integer ``dtype`` is summed in that type, wrapping around, and the sum divided
+    with truncation, as MXNet and NumPy do)."""
     td = dtype_torch(dtype) if dtype is not None else (
         a.dtype if a.is_floating_point() else torch.float32)
+    if not td.is_floating_point and not a.is_floating_point() and axis != ():
+        total = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=td)
+        return torch.div(total, max(a.numel() // max(total.numel(), 1), 1),
+                         rounding_mode='trunc').to(td)
     x = a.to(torch.float64)  # accumulated in float64, as MXNet accumulates float16 widely
-    if axis == ():
-        return x.to(td)
-    return torch.mean(x, dim=_axes(axis), keepdim=keepdims).to(td)
+    return _cast(x if axis == () else torch.mean(x, dim=_axes(axis), keepdim=keepdims), td)
+
+
+def _cast(t, dtype):
+    """``t.to(dtype)``; where an integer ``dtype`` is asked of a recorded result, MXNet's
+    gradient passes through the cast."""
+    if t.requires_grad and not dtype.is_floating_point:
+        from ..autograd import cast  # (autograd imports the operator table)
+        return cast(t, dtype)
+    return t.to(dtype)
 
 
 def _moment(torch_fn, name):
@@ -275,7 +305,7 @@ def _moment(torch_fn, name):
         x = a.to(td) if td.is_floating_point else a.to(torch.float64)
         if axis == ():  # no axis reduced: each element is its own sample
             return ((x - x) / (1 - ddof) if ddof else x - x).to(td)
-        return torch_fn(x, dim=_axes(axis), correction=ddof, keepdim=keepdims).to(td)
+        return _cast(torch_fn(x, dim=_axes(axis), correction=ddof, keepdim=keepdims), td)
     op.__doc__ = 'The %s along the specified axes.' % name
     return op
 
@@ -289,10 +319,15 @@ register('_npi_var', inputs=('a',), params=_MOMENT_PARAMS)(_moment(torch.var, 'v
 
 def _arg(torch_fn):
     def op(data, axis, keepdims):
-        if axis is None:
-            out = torch_fn(data.reshape(-1))
-            return out.reshape((1,) * data.dim()) if keepdims else out
-        return torch_fn(data, dim=axis, keepdim=keepdims)
+        try:
+            if axis is None:
+                out = torch_fn(data.reshape(-1))
+                return out.reshape((1,) * data.dim()) if keepdims else out
+            return torch_fn(data, dim=axis, keepdim=keepdims)
+        except (IndexError, RuntimeError) as err:  # (checked by torch: no cost when valid)
+            raise MXNetError('%s: axis=%s does not name a non-empty axis of an array of shape '
+                             '%s: %s' % (torch_fn.__name__, axis, tuple(data.shape), err)) \
+                from None
     op.__doc__ = 'Indices of the %s values along an axis (int64).' % (
         'maximum' if torch_fn is torch.argmax else 'minimum')
     return op
@@ -372,6 +407,8 @@ def np_arange(*, start, stop, step, repeat, infer_range, ctx, dtype):
 def np_eye(*, N, M, k, ctx, dtype):
     """A 2-D array with ones on the k-th diagonal and zeros elsewhere."""
     m = N if M is None else M
+    if N < 0 or m < 0:
+        raise MXNetError('eye: N=%d and M=%d must be non-negative' % (N, m))
     out = torch.zeros((N, m), dtype=dtype_torch(dtype), device=_device(ctx))
     if N and m:
         out.diagonal(k).fill_(1)
@@ -421,7 +458,11 @@ def np_transpose(a, axes):
     """Permute the dimensions of an array (reversed without ``axes``)."""
     if axes is None or axes == ():
         return a.permute(tuple(range(a.dim() - 1, -1, -1)))
-    return a.permute(axes)
+    try:
+        return a.permute(axes)
+    except (IndexError, RuntimeError) as err:  # (checked by torch: no cost when valid)
+        raise MXNetError('transpose: axes %s do not fit an array of %d dimensions: %s'
+                         % (tuple(axes), a.dim(), err)) from None
 
 
 @register('_np_squeeze', inputs=('a',), params={'axis': _AXIS})
@@ -467,16 +508,24 @@ def np_swapaxes(data, dim1, dim2):
     return data.transpose(dim1, dim2)
 
 
-@register('_npi_flip', params={'axis': (Shape, REQUIRED)})
+@register('_npi_flip', params={'axis': (Opt(Shape), REQUIRED)})
 def np_flip(data, axis):
-    """Reverse the order of elements along the given axes."""
-    return torch.flip(data, axis)
+    """Reverse the order of elements along the given axes (every axis for None)."""
+    return torch.flip(data, tuple(range(data.dim())) if axis is None else axis)
 
 
 @register('_npi_broadcast_to', inputs=('array',), params={'shape': (Shape, ())})
 def np_broadcast_to(array, shape):
-    """Broadcast an array to a new shape."""
-    return array.expand(shape)
+    """Broadcast an array to a new shape (-2: the size of the array's axis aligned with it
+    from the right)."""
+    if -2 in shape:
+        lead = len(shape) - array.dim()
+        shape = tuple(array.shape[i - lead] if d == -2 else d for i, d in enumerate(shape))
+    try:
+        return array.expand(shape)
+    except RuntimeError as err:  # (checked by torch: no cost when valid)
+        raise MXNetError('broadcast_to: an array of shape %s cannot be broadcast to %s: %s'
+                         % (tuple(array.shape), tuple(shape), err)) from None
 
 
 @register('_npi_where', inputs=('condition', 'x', 'y'))
@@ -527,6 +576,12 @@ def np_dot(a, b):
     """Dot product of two arrays, as ``numpy.dot``."""
     if a.dim() == 0 or b.dim() == 0:
         return a * b
+    k = b.shape[0] if b.dim() == 1 else b.shape[-2]
+    if a.shape[-1] != k:
+        raise MXNetError('dot: shapes %s and %s are not aligned: %d (dim %d) != %d; the last '
+                         'axis of a must match the %s axis of b'
+                         % (tuple(a.shape), tuple(b.shape), a.shape[-1], a.dim() - 1, k,
+                            'only' if b.dim() == 1 else 'second-to-last'))
     if b.dim() == 1:
         return torch.matmul(a, b)
     if a.dim() <= 2 and b.dim() == 2:
@@ -540,7 +595,11 @@ def np_matmul(a, b):
     if a.dim() == 0 or b.dim() == 0:
         raise MXNetError('matmul: Input operand does not have enough dimensions; use * or '
                          'np.multiply for scalars')
-    return torch.matmul(a, b)
+    try:
+        return torch.matmul(a, b)
+    except RuntimeError as err:  # (checked by torch: no cost on the way that works)
+        raise MXNetError('matmul: operands of shapes %s and %s do not match: %s'
+                         % (tuple(a.shape), tuple(b.shape), err)) from None
 
 
 @register('_npi_tensordot_int_axes', inputs=('a', 'b'), params={'axes': (Int, REQUIRED)})
@@ -636,16 +695,15 @@ def _split(torch_axis):
         else:
             ax = torch_axis if torch_axis is not None else axis
         n = data.shape[ax]
-        if sections > 0:
-            if n % sections and torch_axis != 'h':  # hsplit divides as array_split does
-                raise MXNetError('split: array split does not result in an equal division '
-                                 '(%d along axis %d into %d sections)' % (n, ax, sections))
-            bounds = [n // sections * k + min(k, n % sections) for k in range(sections)] + [n]
+        if sections > 0:  # the first n % sections parts one longer (numpy.array_split)
+            size, longer = divmod(n, sections)
+            bounds = [size * k + min(k, longer) for k in range(sections)] + [n]
         else:
             bounds = [min(i, n) for i in indices] + [n]
         parts = tuple(data.narrow(ax, b, max(e - b, 0)) for b, e in zip(bounds, bounds[1:]))
         return tuple(p.squeeze(ax) for p in parts) if squeeze_axis else parts
-    op.__doc__ = 'Split an array into sub-arrays (``indices`` start with 0, or ``sections``).'
+    op.__doc__ = ('Split an array into sub-arrays (``indices`` start with 0, or ``sections``, '
+                  'the first ones one longer where they do not divide the axis).')
     return op
 
 
@@ -696,7 +754,11 @@ for _n, _fn in ((1, torch.atleast_1d), (2, torch.atleast_2d), (3, torch.atleast_
 @register('_np_diagonal', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
 def np_diagonal(data, offset, axis1, axis2):
     """The specified diagonals (the last axis of the result indexes along them)."""
-    return torch.diagonal(data, offset, axis1, axis2)
+    try:
+        return torch.diagonal(data, offset, axis1, axis2)
+    except (IndexError, RuntimeError) as err:  # (checked by torch: no cost when valid)
+        raise MXNetError('diagonal: axis1=%d and axis2=%d must be two different axes of the '
+                         '%d-dimensional input: %s' % (axis1, axis2, data.dim(), err)) from None
 
 
 @register('_np_diag', params={'k': (Int, 0)})
@@ -708,7 +770,7 @@ def np_diag(data, k):
 @register('_np_trace', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
 def np_trace(data, offset, axis1, axis2):
     """The sum along the diagonals of an array."""
-    return torch.diagonal(data, offset, axis1, axis2).sum(-1)
+    return np_diagonal(data, offset, axis1, axis2).sum(-1)
 
 
 @register('_np_repeat', params={'repeats': (Int, REQUIRED), 'axis': (Opt(Int), None)})
@@ -770,6 +832,8 @@ def np_take(a, indices, axis, mode):
     """Elements of an array along an axis (of the flattened array without ``axis``)."""
     if axis is None:
         a, axis = a.reshape(-1), 0
+    elif axis < 0:
+        axis += a.dim()
     n = a.shape[axis]
     idx = indices.to(torch.int64)
     if mode == 'clip':
@@ -820,3 +884,407 @@ def np_indices(*, dimensions, dtype, ctx):
     if not grids:
         return torch.zeros((0,), dtype=dtype_torch(dtype), device=_device(ctx))
     return torch.stack(grids).to(dtype_torch(dtype))
+
+
+# ------------------------------------------------------------------------ more of mx.np
+@register('_np_diagflat', inputs=('data',), params={'k': (Int, 0)})
+def np_diagflat(data, k):
+    """A 2-D array with the flattened input on its k-th diagonal."""
+    return torch.diagflat(data.reshape(-1), k)
+
+
+@register('_npi_diag_indices_from', inputs=('data',), differentiable=False)
+def np_diag_indices_from(data):
+    """The indices of the main diagonal of an n-dimensional array of equal sides, one row per
+    axis (int64)."""
+    if data.dim() < 2 or any(n != data.shape[0] for n in data.shape):
+        raise MXNetError('diag_indices_from: the input must be at least 2-d with all sides of '
+                         'equal length, got shape %s' % (tuple(data.shape),))
+    idx = torch.arange(data.shape[0], dtype=torch.int64, device=data.device)
+    return idx.expand(data.dim(), data.shape[0]).clone()
+
+
+@register('_npi_nan_to_num', params={'copy': (Bool, True), 'nan': (Float, 0.0),
+                                     'posinf': (Opt(Float), None),
+                                     'neginf': (Opt(Float), None)})
+def np_nan_to_num(data, copy, nan, posinf, neginf):
+    """NaN replaced by ``nan``, infinities by ``posinf`` / ``neginf`` (the largest and smallest
+    finite values of the type by default); the gradient is zero at the replaced elements."""
+    if not data.is_floating_point():
+        return data.clone()
+    return torch.nan_to_num(data, nan, posinf, neginf)
+
+
+@register('_npi_unravel_index_fallback', inputs=('indices',), differentiable=False,
+          params={'shape': (Shape, REQUIRED)})
+def np_unravel_index(indices, shape):
+    """The coordinates of flat indices in an array of ``shape``, one row per axis (of the
+    indices' type)."""
+    idx = indices.to(torch.int64)
+    total = math.prod(shape)
+    if idx.numel() and bool(((idx < 0) | (idx >= total)).any()):
+        raise MXNetError('unravel_index: an index is out of bounds for an array of shape %s'
+                         % (tuple(shape),))
+    rows = []
+    for n in reversed(shape):
+        rows.append(torch.remainder(idx, n))
+        idx = torch.div(idx, n, rounding_mode='floor')
+    return torch.stack(rows[::-1]).to(indices.dtype)
+
+
+def _window(coefficients, name):
+    def op(*, M, ctx, dtype):
+        n = 0 if M is None else max(M, 0)
+        if n == 1:
+            return torch.ones(1, dtype=dtype_torch(dtype), device=_device(ctx))
+        phase = torch.arange(n, dtype=torch.float64, device=_device(ctx)) * (
+            2 * math.pi / max(n - 1, 1))
+        out = torch.full_like(phase, coefficients[0])
+        for k, c in enumerate(coefficients[1:], 1):
+            out = out + c * torch.cos(k * phase)
+        return out.to(dtype_torch(dtype))
+    op.__doc__ = 'The %s window of ``M`` points (empty for M <= 0).' % name
+    return op
+
+
+_WINDOW_PARAMS = {'M': (Opt(Int), None), 'ctx': (Any, None), 'dtype': (DType, 'float32')}
+for _name, _coefficients in (('hanning', (0.5, -0.5)), ('hamming', (0.54, -0.46)),
+                             ('blackman', (0.42, -0.5, 0.08))):
+    register('_npi_' + _name, inputs=(), differentiable=False, params=_WINDOW_PARAMS)(
+        _window(_coefficients, _name))
+
+
+@register('_npx_nonzero', inputs=('x',), differentiable=False)
+def npx_nonzero(x):
+    """The indices of the non-zero elements, one row per element (int64; a 0-d input counts
+    as 1-d)."""
+    return torch.nonzero(x.reshape(1) if x.dim() == 0 else x)
+
+
+@register('_npx_constraint_check', inputs=('input',), differentiable=False,
+          params={'msg': (Str, 'Constraint violated.')})
+def npx_constraint_check(input, msg):  # pylint: disable=redefined-builtin
+    """``True`` (a bool scalar) when every element of ``input`` is true; ValueError with
+    ``msg`` otherwise."""
+    if not bool(input.all()):
+        raise ValueError(msg)
+    return torch.ones((), dtype=torch.bool, device=input.device)
+
+
+@register('_npi_bincount', inputs=('data', 'weights'), differentiable=False,
+          params={'minlength': (Int, 0), 'has_weights': (Bool, False)},
+          input_rule=lambda p: ['data', 'weights'] if p['has_weights'] else ['data'])
+def np_bincount(data, weights=None, *, minlength, has_weights):
+    """The number of occurrences (the sum of ``weights``) of each value in an array of
+    non-negative integers; the type of ``weights``, of ``data`` without them."""
+    if minlength < 0:
+        raise MXNetError('bincount: minlength=%d must be non-negative' % minlength)
+    idx = data.reshape(-1).to(torch.int64)
+    if idx.numel() and bool((idx < 0).any()):
+        raise MXNetError('bincount: the input must hold non-negative integers only')
+    if weights is None:
+        return torch.bincount(idx, minlength=minlength).to(data.dtype)
+    return torch.bincount(idx, weights.reshape(-1).to(torch.float64),
+                          minlength=minlength).to(weights.dtype)
+
+
+@register('_npi_polyval', inputs=('p', 'x'))
+def np_polyval(p, x):
+    """The polynomial with coefficients ``p`` (highest power first) at the points ``x``."""
+    out = torch.zeros_like(x, dtype=torch.result_type(p, x))
+    for c in p.unbind(0):
+        out = out * x + c
+    return out
+
+
+_EDIFF1D_INPUTS = ('input1', 'input2', 'input3')
+
+
+@register('_npi_ediff1d', inputs=_EDIFF1D_INPUTS,
+          params={'to_begin_arr_given': (Bool, False), 'to_end_arr_given': (Bool, False),
+                  'to_begin_scalar': (Opt(Float), None), 'to_end_scalar': (Opt(Float), None)},
+          input_rule=lambda p: list(_EDIFF1D_INPUTS[:1 + p['to_begin_arr_given'] +
+                                                    p['to_end_arr_given']]))
+def np_ediff1d(input1, input2=None, input3=None, *, to_begin_arr_given, to_end_arr_given,
+               to_begin_scalar, to_end_scalar):
+    """The differences between consecutive elements of the flattened array, with ``to_begin``
+    and ``to_end`` (arrays, given as the next inputs, or scalars) around them."""
+    extra = [t for t in (input2, input3) if t is not None]
+    flat = input1.reshape(-1)
+
+    def part(arr_given, scalar):
+        if arr_given:
+            return extra.pop(0).reshape(-1).to(flat.dtype)
+        if scalar is None:
+            return flat[:0]
+        return torch.tensor([scalar], device=flat.device).to(flat.dtype)
+    begin = part(to_begin_arr_given, to_begin_scalar)
+    end = part(to_end_arr_given, to_end_scalar)
+    return torch.cat([begin, flat[1:] - flat[:-1], end])
+
+
+@register('_npi_average', inputs=('a', 'weights'),
+          params={'axis': _AXIS, 'returned': (Bool, False), 'weighted': (Bool, True)},
+          num_outputs=2, num_visible_outputs=lambda p: 2 if p['returned'] else 1,
+          input_rule=lambda p: ['a', 'weights'] if p['weighted'] else ['a'])
+def np_average(a, weights=None, *, axis, returned, weighted):
+    """The weighted average along the given axes, and the sum of the weights (a 1-D
+    ``weights`` runs along the single ``axis``)."""
+    dims = tuple(range(a.dim())) if axis is None else tuple(d % a.dim() for d in axis)
+    if weights is None:
+        avg = torch.mean(a, dim=dims)
+        return avg, torch.full_like(avg, a.numel() // max(avg.numel(), 1))
+    if weights.dim() != a.dim():
+        if weights.dim() != 1 or len(dims) != 1 or weights.shape[0] != a.shape[dims[0]]:
+            raise MXNetError('average: weights of shape %s must have the shape of a %s, or be '
+                             '1-D along the single axis' % (tuple(weights.shape),
+                                                            tuple(a.shape)))
+        weights = weights.reshape([-1 if d == dims[0] else 1 for d in range(a.dim())])
+    scale = torch.sum(weights.expand(a.shape), dim=dims)
+    return torch.sum(a * weights, dim=dims) / scale, scale
+
+
+def _percentile(a, q, dims, interpolation, keepdims):
+    """MXNet's percentile kernel: the position ``q / 100 * (n - 1)`` in float32, 'nearest'
+    rounding halves away from zero, and each of the two neighbours times its float32 weight
+    rounded to the input's floating type (float32 for integers), summed in the result's
+    (float64 for float64 input, float32 otherwise)."""
+    otype = torch.float64 if a.dtype is torch.float64 else torch.float32
+    rest = [d for d in range(a.dim()) if d not in dims]
+    x = a.permute(rest + list(dims)).reshape([a.shape[d] for d in rest] + [-1])
+    x = torch.sort(x if x.is_floating_point() else x.to(torch.float32), dim=-1).values
+    n = x.shape[-1]
+    idx = (q.to(torch.float64) * (n - 1) / 100).to(torch.float32).reshape(-1)
+    if interpolation == 'midpoint':
+        idx = (torch.floor(idx) + torch.ceil(idx)) / 2
+    if interpolation in ('lower', 'higher', 'nearest'):
+        pick = {'lower': torch.floor, 'higher': torch.ceil,
+                'nearest': lambda i: torch.floor(i + 0.5)}[interpolation]
+        out = x[..., pick(idx).to(torch.int64)].to(otype)
+    else:
+        below = torch.floor(idx).to(torch.int64)
+        above = (below + 1).clamp(max=n - 1)
+        w_above = idx - below  # float32; a float16 neighbour times it rounds to float16
+        wide = x.to(torch.float32) if x.dtype is torch.float16 else x
+        out = (wide[..., below] * (1 - w_above)).to(x.dtype).to(otype) + \
+            (wide[..., above] * w_above).to(x.dtype).to(otype)
+    out = out.movedim(-1, 0).reshape(tuple(q.shape) + tuple(out.shape[:-1]))
+    if keepdims:
+        out = out.reshape(tuple(q.shape) + tuple(1 if d in dims else k
+                                                 for d, k in enumerate(a.shape)))
+    return out
+
+
+@register('_npi_percentile', inputs=('a', 'q'), differentiable=False,
+          params={'axis': _AXIS, 'keepdims': (Bool, False), 'q_scalar': (Opt(Float), None),
+                  'interpolation': (Str, 'linear')},
+          input_rule=lambda p: ['a'] if p['q_scalar'] is not None else ['a', 'q'])
+def np_percentile(a, q=None, *, axis, keepdims, q_scalar, interpolation):
+    """The ``q``-th percentiles (0 to 100) along the given axes (float64 for float64 input,
+    float32 otherwise)."""
+    if interpolation not in ('linear', 'lower', 'higher', 'midpoint', 'nearest'):
+        raise MXNetError("percentile: interpolation=%r must be 'linear', 'lower', 'higher', "
+                         "'midpoint' or 'nearest'" % (interpolation,))
+    qs = torch.tensor(q_scalar, dtype=torch.float64, device=a.device) if q is None else q
+    if qs.numel() and bool(((qs < 0) | (qs > 100)).any()):
+        raise MXNetError('percentile: q must be in the range [0, 100]')
+    dims = tuple(range(a.dim())) if axis is None else tuple(d % a.dim() for d in axis)
+    return _percentile(a, qs, dims, interpolation, keepdims)
+
+
+@register('_npi_resize_fallback', differentiable=False,
+          params={'new_shape': (Shape, REQUIRED)})
+def np_resize(data, new_shape):
+    """An array of ``new_shape`` filled with the flattened input repeated (zeros for an empty
+    input)."""
+    n = math.prod(new_shape)
+    flat = data.reshape(-1)
+    if flat.numel() == 0:
+        return torch.zeros(new_shape, dtype=data.dtype, device=data.device)
+    reps = -(-n // flat.numel())
+    return flat.repeat(reps)[:n].reshape(new_shape)
+
+
+def _pad_index(n, before, after, mode, device):
+    """Source positions along an axis of length ``n`` for each position of the padded axis."""
+    i = torch.arange(-before, n + after, device=device)
+    if mode == 'edge':
+        return i.clamp(0, n - 1)
+    if mode == 'reflect':  # mirrored about the edge values
+        period = 2 * (n - 1)
+        if period == 0:
+            return torch.zeros_like(i)
+        i = torch.remainder(i, period)
+        return torch.where(i >= n, period - i, i)
+    period = 2 * n  # symmetric: mirrored along the edge, edge values repeated
+    i = torch.remainder(i, period)
+    return torch.where(i >= n, period - 1 - i, i)
+
+
+@register('_npi_pad', inputs=('data',),
+          params={'pad_width': (Any, REQUIRED),
+                  'mode': (Enum('constant', 'edge', 'reflect', 'symmetric', 'maximum',
+                                'minimum'), 'constant'),
+                  'constant_value': (Float, 0.0), 'reflect_type': (Str, 'even')})
+def np_pad(data, pad_width, mode, constant_value, reflect_type):
+    """The array padded by ``pad_width`` ((before, after) per axis) in the given ``mode``."""
+    if isinstance(pad_width, str):
+        import ast
+        pad_width = ast.literal_eval(pad_width)
+    widths = torch.broadcast_to(torch.tensor(pad_width, dtype=torch.int64),
+                                (data.dim(), 2)).tolist()
+    if any(w < 0 for pair in widths for w in pair):
+        raise MXNetError('pad: pad_width %s must be non-negative' % (pad_width,))
+    if mode == 'constant':
+        flat = [w for pair in reversed(widths) for w in pair]
+        return torch.nn.functional.pad(data, flat, value=constant_value)
+    out = data
+    for axis, (before, after) in enumerate(widths):
+        if not before and not after:
+            continue
+        if mode in ('maximum', 'minimum'):
+            stat = (torch.amax if mode == 'maximum' else torch.amin)(out, dim=axis, keepdim=True)
+            shape = list(out.shape)
+            out = torch.cat([stat.expand(shape[:axis] + [before] + shape[axis + 1:]), out,
+                             stat.expand(shape[:axis] + [after] + shape[axis + 1:])], axis)
+        else:
+            out = torch.index_select(out, axis, _pad_index(out.shape[axis], before, after,
+                                                           mode, out.device))
+    return out
+
+
+def _unique_outputs(p):
+    return 1 + p['return_index'] + p['return_inverse'] + p['return_counts']
+
+
+@register('_npi_unique', differentiable=False, num_outputs=_unique_outputs,
+          params={'return_index': (Bool, False), 'return_inverse': (Bool, False),
+                  'return_counts': (Bool, False), 'axis': (Opt(Int), None)})
+def np_unique(data, return_index, return_inverse, return_counts, axis):
+    """The sorted unique elements (slices along ``axis``), with the indices of their first
+    occurrences, the inverse indices and the counts where asked (int64)."""
+    x = data.reshape(-1) if axis is None else data
+    dim = 0 if axis is None else axis % data.dim()
+    uniq, inverse, counts = torch.unique(x, sorted=True, return_inverse=True,
+                                         return_counts=True, dim=dim)
+    out = [uniq]
+    if return_index:
+        pos = torch.arange(inverse.numel(), device=x.device)
+        first = torch.full((counts.numel(),), max(inverse.numel(), 1), dtype=torch.int64,
+                           device=x.device)
+        out.append(first.scatter_reduce(0, inverse, pos, 'amin'))
+    if return_inverse:
+        out.append(inverse)
+    if return_counts:
+        out.append(counts)
+    return tuple(out) if len(out) > 1 else uniq
+
+
+def _positions(n, start, stop, step, int_ind, obj, device):
+    """The positions ``obj`` (an index array), ``int_ind`` or the slice (start, stop, step)
+    name along an axis of length ``n`` (an int64 tensor)."""
+    if obj is not None:
+        return obj.reshape(-1).to(torch.int64)
+    if int_ind is not None:
+        return torch.tensor([int_ind], dtype=torch.int64, device=device)
+    return torch.tensor(range(*slice(start, stop, step).indices(n)), dtype=torch.int64,
+                        device=device)
+
+
+_DELETE_PARAMS = {'start': (Opt(Int), None), 'stop': (Opt(Int), None), 'step': (Opt(Int), None),
+                  'int_ind': (Opt(Int), None), 'axis': (Opt(Int), None)}
+
+
+@register('_npi_delete', inputs=('arr', 'obj'), params=_DELETE_PARAMS,
+          input_rule=lambda p: ['arr'] if p['int_ind'] is not None or p['start'] is not None
+          or p['stop'] is not None or p['step'] is not None else ['arr', 'obj'])
+def np_delete(arr, obj=None, *, start, stop, step, int_ind, axis):
+    """The array without the sub-arrays at the given positions along ``axis`` (of the
+    flattened array without ``axis``); positions of ``obj`` outside [0, n) are ignored (as
+    MXNet does; a negative ``int_ind`` counts from the end)."""
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0
+    axis %= max(arr.dim(), 1)
+    n = arr.shape[axis]
+    pos = _positions(n, start, stop, step, int_ind, obj, arr.device)
+    if int_ind is not None and not -n <= int_ind < n:
+        raise MXNetError('delete: index %d is out of bounds for axis %d with size %d'
+                         % (int_ind, axis, n))
+    if int_ind is not None and int_ind < 0:
+        pos = pos + n
+    keep = torch.ones(n, dtype=torch.bool, device=arr.device)
+    keep[pos[(pos >= 0) & (pos < n)]] = False
+    return torch.index_select(arr, axis, keep.nonzero().reshape(-1))
+
+
+def _insert(arr, values, pos, as_array, axis):
+    """numpy.insert along ``axis``: ``pos`` the positions (an int64 tensor), ``as_array``
+    whether they came as a sequence (a single int moves the values' first axis to ``axis``)."""
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0
+    axis %= max(arr.dim(), 1)
+    n = arr.shape[axis]
+    if bool(((pos < -n) | (pos > n)).any()):
+        raise MXNetError('insert: an index is out of bounds for axis %d with size %d'
+                         % (axis, n))
+    pos = torch.where(pos < 0, pos + n, pos)
+    values = values.to(arr.dtype)
+    values = values.reshape((1,) * (arr.dim() - values.dim()) + tuple(values.shape))
+    x = arr.movedim(axis, 0)
+    if pos.numel() == 1:
+        index = int(pos)
+        if not as_array:
+            values = values.movedim(0, axis)
+        v = values.movedim(axis, 0)
+        v = v.expand((v.shape[0],) + tuple(x.shape[1:]))
+        return torch.cat([x[:index], v, x[index:]]).movedim(0, axis)
+    num = pos.numel()
+    order = torch.argsort(pos, stable=True)
+    new_pos = pos.clone()
+    new_pos[order] += torch.arange(num, device=pos.device)
+    old = torch.ones(n + num, dtype=torch.bool, device=arr.device)
+    old[new_pos] = False
+    v = values.movedim(axis, 0).expand((num,) + tuple(x.shape[1:]))
+    out = x.new_empty((n + num,) + tuple(x.shape[1:]))
+    out = out.index_put((new_pos,), v).index_put((old.nonzero().reshape(-1),), x)
+    return out.movedim(0, axis)
+
+
+def _insert_values(arr, values, val):
+    return values if values is not None else torch.tensor(val, device=arr.device)
+
+
+@register('_npi_insert_scalar', inputs=('arr', 'values'),
+          params={'val': (Opt(Float), None), 'int_ind': (Opt(Int), None),
+                  'axis': (Opt(Int), None)},
+          input_rule=lambda p: ['arr'] if p['val'] is not None else ['arr', 'values'])
+def np_insert_scalar(arr, values=None, *, val, int_ind, axis):
+    """``values`` (or the scalar ``val``) inserted before position ``int_ind`` along
+    ``axis`` (of the flattened array without ``axis``)."""
+    pos = torch.tensor([int_ind], dtype=torch.int64, device=arr.device)
+    return _insert(arr, _insert_values(arr, values, val), pos, False, axis)
+
+
+@register('_npi_insert_slice', inputs=('arr', 'values'),
+          params={'val': (Opt(Float), None), 'start': (Opt(Int), None),
+                  'stop': (Opt(Int), None), 'step': (Opt(Int), None), 'axis': (Opt(Int), None)},
+          input_rule=lambda p: ['arr'] if p['val'] is not None else ['arr', 'values'])
+def np_insert_slice(arr, values=None, *, val, start, stop, step, axis):
+    """``values`` (or the scalar ``val``) inserted before the positions of a slice along
+    ``axis`` (of the flattened array without ``axis``)."""
+    n = arr.numel() if axis is None else arr.shape[axis]
+    pos = _positions(n, start, stop, step, None, None, arr.device)
+    return _insert(arr, _insert_values(arr, values, val), pos, True, axis)
+
+
+@register('_npi_insert_tensor', inputs=('arr', 'values', 'obj'),
+          params={'val': (Opt(Float), None), 'axis': (Opt(Int), None)},
+          input_rule=lambda p: ['arr', 'obj'] if p['val'] is not None
+          else ['arr', 'values', 'obj'])
+def np_insert_tensor(arr, values=None, obj=None, *, val, axis):
+    """``values`` (or the scalar ``val``) inserted before the positions ``obj`` along
+    ``axis`` (of the flattened array without ``axis``)."""
+    if obj is None:  # (the scalar form passes obj second)
+        obj, values = values, None
+    pos = obj.reshape(-1).to(torch.int64)
+    return _insert(arr, _insert_values(arr, values, val), pos, obj.dim() > 0, axis)

@@ -346,13 +346,20 @@ def moments(data, *, axes, keepdims):
           params={'axis': (Opt(Int), None), 'dtype': (DType, None)})
 def cumsum(a, *, axis, dtype):
     """Return the cumulative sum of the elements along a given axis (the flattened array when
-    axis is None)."""
+    axis is None). float16 sums are rounded to float16 at each step, as MXNet (and NumPy)
+    accumulate them."""
     x = a.reshape(-1) if axis is None else a
     if axis is not None and not -x.dim() <= axis < max(x.dim(), 1):
         raise MXNetError('cumsum: axis %d is out of range for an array of %d dimensions'
                          % (axis, x.dim()))
+    dim = 0 if axis is None else axis
     if dtype is not None:
         td = dtype_torch(dtype)
     else:  # the input's type (torch would widen integers to int64), int64 for bool
         td = torch.int64 if x.dtype is torch.bool else x.dtype
-    return torch.cumsum(x, dim=0 if axis is None else axis, dtype=td)
+    if td is torch.float16 and x.dim() and x.shape[dim] > 1:
+        parts = list(x.to(torch.float16).unbind(dim))
+        for i in range(1, len(parts)):
+            parts[i] = parts[i - 1] + parts[i]
+        return torch.stack(parts, dim)
+    return torch.cumsum(x, dim=dim, dtype=td)

@@ -71,7 +71,7 @@ def argsort(data, *, axis, is_ascend, dtype):
     return zero_grad_link(idx.to(dtype_torch(dtype)), data)
 
 
-@register('_histogram', inputs=('data', 'bins'),
+@register('_histogram', inputs=('data', 'bins'), aliases=('_npi_histogram',),
           params={'bin_cnt': (Opt(Int), None), 'range': (Opt(FloatTuple), None)},
           input_rule=lambda p: ['data'] if p['bin_cnt'] is not None else ['data', 'bins'],
           num_outputs=2, differentiable=False)

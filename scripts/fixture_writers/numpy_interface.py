@@ -9,6 +9,8 @@ import zlib
 
 import numpy as onp
 
+from ._np_mode import run_cases, save_npz
+
 
 def _rng(name):
     return onp.random.RandomState(zlib.crc32(name.encode()) & 0x7fffffff)
@@ -215,16 +217,7 @@ def _gluon_model(mx, out):
 
 def run(mx):
     """{case id: numpy array}, computed in NumPy mode (``npx.set_np()``)."""
-    out = {}
-    mx.npx.set_np()
-    try:
-        _semantics(mx, out)
-        _functions(mx, out)
-        _npx(mx, out)
-        _gluon_model(mx, out)
-    finally:
-        mx.npx.reset_np()
-    return out
+    return run_cases(mx, _semantics, _functions, _npx, _gluon_model)
 
 
 def saved_arrays(mx):
@@ -235,11 +228,8 @@ def saved_arrays(mx):
 
 
 def write(mx, outdir):
-    out = run(mx)
+    save_npz(outdir, 'numpy_interface', run(mx))
     mx.npx.set_np()
-    tmp = os.path.join(outdir, 'numpy_interface.tmp.npz')
-    onp.savez_compressed(tmp, **out)
-    os.replace(tmp, os.path.join(outdir, 'numpy_interface.npz'))
     mx.npx.save(os.path.join(outdir, 'npx_save.params'), saved_arrays(mx))
     mx.npx.save(os.path.join(outdir, 'npx_save_list.params'),
                 [mx.np.array(1.0), mx.np.ones((2,))])

@@ -3,8 +3,8 @@
 There is one implementation of each ``mx.np`` function: this module runs ``mx.np``'s own
 functions with ``_npi`` naming the symbol front end of the same operator-table entries (and
 ``ndarray`` naming :class:`_Symbol`), so ``F.np.add(a, b)`` builds the ``_npi_add`` node that
-``mx.np.add`` runs imperatively. Functions that read array data (``array``, ``empty``, the
-``*_like`` creators) exist only in ``mx.np``.
+``mx.np.add`` runs imperatively. Functions that read array data (``array``, ``empty``,
+``empty_like``) exist only in ``mx.np``.
 """
 import builtins  # this module's mx.np functions (all, sum, max, ...) shadow the builtins
 import types
@@ -28,6 +28,8 @@ class _Symbol(Symbol):
         if len(self._outputs) != 1 or isinstance(key, str):
             return Symbol.__getitem__(self, key)
         items = key if isinstance(key, tuple) else (key,)
+        if not items:  # x[()]: the symbol itself
+            return self
         if not builtins.all(isinstance(k, (int, slice)) for k in items):
             raise NotImplementedError('mx.sym.np: indexing a symbol with %r is not supported '
                                       'by mxcompat yet (integers and slices are)' % (key,))
@@ -66,8 +68,9 @@ _npi = _make_npi()
 _internal = _npi  # MXNet's mx.sym.np._internal: the _npi_* operators
 _SPACE = dict(vars(_ma))
 _SPACE.update(_npi=_npi, ndarray=_Symbol, NDArray=Symbol)
-_DATA_ONLY = frozenset(['ndarray', 'array', 'empty', 'empty_like', 'zeros_like', 'ones_like',
-                        'full_like', 'shape'])
+# (broadcast_arrays and meshgrid need the shapes of their arrays, as in MXNet)
+_DATA_ONLY = frozenset(['ndarray', 'array', 'empty', 'empty_like', 'shape', 'broadcast_arrays',
+                        'meshgrid'])
 
 
 def _rebind(f, space=None, module='mxnet.symbol.numpy'):
