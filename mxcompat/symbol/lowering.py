@@ -171,8 +171,7 @@ class Lowered(object):
         calls = []
         for j, node in enumerate(nodes):
             if node.op is None:
-                ph = top.values[(id(node), 0)] = top.graph.placeholder('a%d' % j)
-                ph.meta[_NODE] = node
+                top.values[(id(node), 0)] = top.graph.placeholder('a%d' % j)
             else:
                 calls.append(node)
         chunks = {}
