@@ -27,6 +27,7 @@ and the array. Limits: at most :data:`MAX_NDIM` dimensions, no negative dimensio
 expanded to dense only up to ``MXCOMPAT_MAX_SPARSE_DENSE_BYTES`` bytes (default 256 MiB; set the
 environment variable to load larger ones).
 """
+import math
 import mmap
 import os
 import struct
@@ -272,17 +273,10 @@ def _read_data(f, data, source, out=None):
     return out
 
 
-def _numel(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
 def _mapped_data(view, data, source):
     """The tensor of ``data`` (a _Data of at least one element) over memory map ``view`` of
     its file."""
-    count = _numel(data.shape)
+    count = math.prod(data.shape)
     if data.offset + count * _READ_DTYPE[data.flag].itemsize > len(view):
         raise MXNetError('Invalid NDArray file format (%s): the file ended before its '
                          'arrays (did it change?)' % source)
@@ -457,7 +451,7 @@ class ParamsFile(object):
         items, keys = self._items, self.keys
         view = None
         if mapped and sys.byteorder == 'little' and \
-                any(isinstance(d, _Data) and _numel(d.shape) for d in items):
+                any(isinstance(d, _Data) and math.prod(d.shape) for d in items):
             view = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_COPY)
         for i, data in enumerate(items):
             key = keys[i] if keys else None
@@ -473,7 +467,7 @@ class ParamsFile(object):
                                          'shape %s, %s for array %d (%s, shape %s): return a '
                                          'contiguous CPU tensor of its shape and dtype, or None'
                                          % (tuple(out.shape), out.dtype, i, key, data.shape))
-                if out is None and view is not None and _numel(data.shape):
+                if out is None and view is not None and math.prod(data.shape):
                     data = _mapped_data(view, data, self.source)
                 else:
                     data = _read_data(self._file, data, self.source, out)
