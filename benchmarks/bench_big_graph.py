@@ -13,7 +13,8 @@ Every case runs in a fresh subprocess (mxcompat under this interpreter, MXNet un
 ``--mxnet``), which times its phases: ``import``, ``load`` (``mx.sym.load``), ``bind``
 (``simple_bind`` with the input shapes, then the inputs set to ones), ``forward`` (the first
 ``forward`` and reading the output back) and ``forward2`` (a second one); and reports its peak
-resident memory (VmHWM). Each case runs ``--repeat`` times; the table shows the medians.
+resident memory (VmHWM). Each case runs ``--repeat`` times, the backends taking turns; the
+table shows the medians.
 """
 import argparse
 import json
@@ -119,8 +120,11 @@ def main():
                                              ' '.join('%9s' % p for p in PHASES), 'total s',
                                              'peak MB'))
         for case, path in cases.items():
-            for backend, python in backends:
-                runs = [run_case(python, backend, path) for _ in range(args.repeat)]
+            by_backend = {backend: [] for backend, _ in backends}
+            for _ in range(args.repeat):  # interleaved: a change of load hits both alike
+                for backend, python in backends:
+                    by_backend[backend].append(run_case(python, backend, path))
+            for backend, runs in by_backend.items():
                 rss = statistics.median(r['rss_mb'] for r in runs)
                 for clock in ('times', 'cpu'):
                     med = {p: statistics.median(r[clock][p] for r in runs) for p in PHASES}

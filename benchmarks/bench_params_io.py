@@ -15,6 +15,8 @@ case runs ``--repeat`` times, each time in a fresh subprocess:
 * ``to safetensors``: the conversion ``safetensors.torch.save_file(dict(iter_params(f)), out)``
   (mxcompat's streaming reader feeding the safetensors package, which writes from the tensors'
   memory without copying them);
+* ``convert``: ``mxcompat convert bench.params -o out.safetensors``
+  (``mxcompat.tools.convert.convert``, the converter itself: checks, names, an atomic write);
 * ``nd.save``: ``mx.nd.save`` of the loaded arrays (loading not timed);
 * ``torch.save``: ``torch.save`` of the same tensors (loading not timed).
 
@@ -35,7 +37,8 @@ from harness import peak_rss_mb, reset_peak_rss
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-CASES = ('nd.load', 'load_parameters', 'torch.load', 'to safetensors', 'nd.save', 'torch.save')
+CASES = ('nd.load', 'load_parameters', 'torch.load', 'to safetensors', 'convert', 'nd.save',
+         'torch.save')
 
 
 def _side(size_mb, arrays):
@@ -89,6 +92,10 @@ def worker(case, folder, arrays, side):
     elif case == 'to safetensors':
         from safetensors.torch import save_file
         step = lambda: save_file(dict(iter_params(params)), out)
+    elif case == 'convert':
+        from mxcompat.tools.convert import convert
+        out += '.safetensors'
+        step = lambda: convert([params], out)
     elif case == 'nd.save':
         loaded = mx.nd.load(params)
         step = lambda: mx.nd.save(out, loaded)

@@ -179,6 +179,18 @@ def test_symbol_block_imports_export_program(tmp_path):
     _compare(program, name, _expected())
 
 
+@pytest.mark.parametrize('name', ['lstm_lm', 'control_flow'])
+def test_program_of_chunks(name, monkeypatch):
+    """A graph lowered in chunks of a few operators (``lowering.CHUNK``, the size above which
+    a graph's calls are split into submodules; the LSTM's zero begin states then read the
+    batch size inside a chunk) exports to a program that reproduces MXNet's outputs at both
+    batch sizes."""
+    monkeypatch.setattr(mx.symbol.lowering, 'CHUNK', 4)
+    sym, params, data_shapes, feeds = _graph(name, _symbols())
+    program = export_program(sym, params, data_shapes).module()
+    _check(name, {name: {b: program(*xs) for b, xs in feeds.items()}}, _expected())
+
+
 def test_static_batch(tmp_path):
     """dynamic_batch=False traces a program of fixed shapes (here the Module checkpoint)."""
     sym, params, data_shapes, feeds = _graph('module', _symbols())

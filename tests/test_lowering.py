@@ -29,3 +29,17 @@ def test_lowered_graph_outputs(key):
     want = WANT[key]
     assert got.shape == want.shape and got.dtype == want.dtype, key
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=key)
+
+
+_CHUNKED = []
+
+
+@pytest.mark.parametrize('key', sorted(WANT))
+def test_lowered_graph_outputs_in_chunks(key, monkeypatch):
+    """The same graphs lowered one operator per chunk (``lowering.CHUNK``, the size above
+    which a graph's calls are split into submodules) give MXNet's outputs."""
+    if not _CHUNKED:
+        monkeypatch.setattr(mx.symbol.lowering, 'CHUNK', 1)
+        _CHUNKED.append(lowering.run(mx))
+    got = _CHUNKED[0][key]
+    np.testing.assert_allclose(got, WANT[key], rtol=1e-5, atol=1e-6, err_msg=key)

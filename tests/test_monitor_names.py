@@ -36,3 +36,29 @@ def test_executor_monitor_names(case, kind):
 @pytest.mark.parametrize('case', sorted(WANT['gluon']))
 def test_op_hook_names(case):
     assert _results()['gluon'][case] == WANT['gluon'][case]
+
+
+
+_CHUNKED = []
+
+
+def _chunked_results(monkeypatch):
+    """The results with graphs lowered one operator per chunk (``lowering.CHUNK``)."""
+    if not _CHUNKED:
+        monkeypatch.setattr(mx.symbol.lowering, 'CHUNK', 1)
+        _CHUNKED.append(monitor_names.run(mx))
+    return _CHUNKED[0]
+
+
+@pytest.mark.parametrize('case', sorted(WANT['executor']))
+def test_executor_monitor_names_in_chunks(case, monkeypatch):
+    """A graph lowered in chunks reports every operator of every chunk, in MXNet's order."""
+    want = WANT['executor'][case]
+    got = _chunked_results(monkeypatch)['executor'][case]
+    for kind in ('all', 'outputs'):
+        assert got[kind] == [entry for entry in want[kind] if entry[0] not in want['hidden']]
+
+
+@pytest.mark.parametrize('case', sorted(WANT['gluon']))
+def test_op_hook_names_in_chunks(case, monkeypatch):
+    assert _chunked_results(monkeypatch)['gluon'][case] == WANT['gluon'][case]

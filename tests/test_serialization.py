@@ -82,12 +82,19 @@ def test_load_frombuffer_mxnet_file(name):
     _check_loaded(entry, mx.nd.load_frombuffer(bytearray(buf)))
 
 
+def _mapped(path):
+    with ser.ParamsFile(path) as pf:
+        return list(pf.arrays(mapped=True))
+
+
+@pytest.mark.parametrize('read', [lambda path: list(ser.iter_params(path)), _mapped],
+                         ids=['read', 'mapped'])
 @pytest.mark.parametrize('name', CASES)
-def test_iter_params_mxnet_file(name):
+def test_iter_params_mxnet_file(name, read):
     """The streaming reader yields the keys (None for unnamed arrays) and arrays of MXNet's
-    file, in its order."""
+    file, in its order; so does it over a memory map of the file (``mapped=True``)."""
     entry = MANIFEST[name]
-    got = list(ser.iter_params(os.path.join(FX, entry['file'])))
+    got = read(os.path.join(FX, entry['file']))
     exp = _expected(entry)
     assert len(got) == len(exp)
     named = entry['kind'] == 'dict' and entry['keys']

@@ -27,6 +27,7 @@ and the array. Limits: at most :data:`MAX_NDIM` dimensions, no negative dimensio
 expanded to dense only up to ``MXCOMPAT_MAX_SPARSE_DENSE_BYTES`` bytes (default 256 MiB; set the
 environment variable to load larger ones).
 """
+import math
 import mmap
 import os
 import struct
@@ -272,6 +273,17 @@ def _read_data(f, data, source, out=None):
     return out
 
 
+def _mapped_data(view, data, source):
+    """The tensor of ``data`` (a _Data of at least one element) over memory map ``view`` of
+    its file."""
+    count = math.prod(data.shape)
+    if data.offset + count * _READ_DTYPE[data.flag].itemsize > len(view):
+        raise MXNetError('Invalid NDArray file format (%s): the file ended before its '
+                         'arrays (did it change?)' % source)
+    return torch.frombuffer(view, dtype=_FLAG_TORCH[data.flag], count=count,
+                            offset=data.offset).view(data.shape)
+
+
 def _checked_shape(shape, what, unknown_ok):
     """``shape`` if no dimension is negative (-1 passes with ``unknown_ok``) and it describes
     at most MAX_ELEMENTS elements, else _Corrupt."""
@@ -414,7 +426,7 @@ class ParamsFile(object):
     def __len__(self):
         return len(self._items)
 
-    def arrays(self, into=None):
+    def arrays(self, into=None, mapped=False):
         """Reads the arrays in file order, holding none after it was yielded.
 
         Parameters
@@ -424,6 +436,12 @@ class ParamsFile(object):
             ``dtype`` a torch dtype) may return a contiguous CPU tensor of that shape and
             dtype: the array is then read straight into it (e.g. a parameter's memory), and it
             is the tensor yielded. Otherwise (None) a new tensor is made.
+        mapped : bool, default False
+            Instead of reading them, give the dense arrays (other than those ``into`` takes)
+            as tensors over a private memory map of the file (copy on write), for converters
+            that hand them to a writer: nothing is copied and only the pages written out are
+            read. The tensors read the file as it is when they are used: the file must not
+            change while they live. On a big-endian host the arrays are read.
 
         Yields
         ------
@@ -431,6 +449,10 @@ class ParamsFile(object):
             The array's key and the array, on the CPU. Sparse arrays come as dense tensors.
         """
         items, keys = self._items, self.keys
+        view = None
+        if mapped and sys.byteorder == 'little' and \
+                any(isinstance(d, _Data) and math.prod(d.shape) for d in items):
+            view = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_COPY)
         for i, data in enumerate(items):
             key = keys[i] if keys else None
             if isinstance(data, _Data):
@@ -445,7 +467,10 @@ class ParamsFile(object):
                                          'shape %s, %s for array %d (%s, shape %s): return a '
                                          'contiguous CPU tensor of its shape and dtype, or None'
                                          % (tuple(out.shape), out.dtype, i, key, data.shape))
-                data = _read_data(self._file, data, self.source, out)
+                if out is None and view is not None and math.prod(data.shape):
+                    data = _mapped_data(view, data, self.source)
+                else:
+                    data = _read_data(self._file, data, self.source, out)
             yield key, data
 
     def close(self):

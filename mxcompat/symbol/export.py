@@ -80,13 +80,16 @@ def _batch_sized(symbol, shapes, data_names, lead):
 def _size_by_batch(lowered, scaled, placeholder):
     """Rewrite the ``shape`` of the nodes in ``scaled`` (see _batch_sized) so that their
     batch-sized dims read the batch size of the data input ``placeholder`` when it runs."""
-    graph = lowered.module.graph
-    for fxn in list(graph.nodes):
-        node = fxn.meta.get(_NODE)
-        if node is None or id(node) not in scaled:
+    inputs = {}  # the graphs' values of the data input
+    for graph, fxn in list(lowered.calls()):
+        node = fxn.meta[_NODE]
+        if id(node) not in scaled:
             continue
+        data = inputs.get(graph)
+        if data is None:
+            data = inputs[graph] = lowered.outer_value(graph, placeholder)
         with graph.inserting_before(fxn):
-            size = graph.call_method('size', (placeholder, 0))
+            size = graph.call_method('size', (data, 0))
             dims = scaled[id(node)]
             if 'shape' in fxn.kwargs:
                 old = fxn.kwargs['shape']

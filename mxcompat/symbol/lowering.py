@@ -8,7 +8,9 @@ lowered after it, not those lowered before). The module's generated ``forward`` 
 straight-line Python with one call per operator node: inputs at the positions the
 implementation takes them, parameters positional where the implementation takes them so, and
 each value dropped after its last use, so that a graph holds no more memory than the same
-calls made eagerly. Every way mxcompat runs a Symbol graph goes through it:
+calls made eagerly; a graph of more than ``CHUNK`` operator nodes calls them through
+submodules of that many nodes (``chunk0``, ``chunk1``, ...), each generated and compiled on
+its own. Every way mxcompat runs a Symbol graph goes through it:
 
 * execution: ``Lowered.__call__`` (the Executor, hybridized blocks, ``mx.nd.CachedOp`` and the
   subgraphs of the control-flow operators);
@@ -61,12 +63,89 @@ def _literal(value):
     return (kind is tuple or kind is list) and all(_literal(v) for v in value)
 
 
+CHUNK = 1024
+"""The most operator nodes one generated function calls. A larger graph is lowered to a module
+whose ``forward`` calls submodules (``chunk0``, ``chunk1``, ...) of this many nodes each:
+compiling a function costs memory in proportion to its length (half a gigabyte for a chain
+of 100,000 nodes in one function), a chunk's is freed before the next is compiled."""
+
+
+class _Builder(object):
+    """Fills one fx ``Graph`` with the calls of Symbol nodes.
+
+    In a chunk (``outer`` a list) an input entry made outside it (by an earlier chunk) becomes
+    a placeholder, recorded in ``outer`` with the entry it stands for."""
+    __slots__ = ('graph', 'values', 'multi', 'consts', 'outer', 'params')
+
+    def __init__(self, params, chunk):
+        self.graph = Graph()
+        self.values = {}    # (id(symbol node), output index) -> fx value
+        self.multi = {}     # id(symbol node) -> fx call of a multi-output node
+        self.consts = {}
+        # in a chunk, the entries (node, index) given to its placeholders, in order
+        self.outer = [] if chunk else None
+        self.params = params
+
+    def value(self, node, k):
+        """The fx value of output ``k`` of ``node``."""
+        key = (id(node), k)
+        v = self.values.get(key)
+        if v is None:
+            call = self.multi.get(id(node))
+            if call is None and self.outer is not None:  # made by an earlier chunk
+                v = self.graph.placeholder('i%d' % len(self.outer))
+                self.outer.append((node, k))
+            else:  # an output of a multi-output node, on its first use
+                v = self.graph.call_function(operator.getitem, (self.multi[id(node)], k))
+            self.values[key] = v
+        return v
+
+    def const(self, v):
+        if _literal(v):
+            return v
+        name = 'c%d' % len(self.consts)
+        self.consts[name] = v
+        return self.graph.get_attr(name)
+
+    def call(self, node):
+        """Adds the call of operator ``node``."""
+        op = node.op
+        graph = self.graph
+        params = self.params
+        p = node.params if params is None else params.get(id(node), node.params)
+        ins = [self.value(i, k) for i, k in node.inputs]
+        args = place(op, p, ins)
+        if op.takes_positionally() and len(args) == len(op.inputs) and \
+                p.keys() == op.params.keys():
+            args.extend(self.const(p[name]) for name in op.params)
+            kwargs = {}
+        else:
+            kwargs = {name: self.const(v) for name, v in p.items()}
+        fxn = graph.call_function(op.fn, tuple(args), kwargs)
+        fxn.meta[_NODE] = node
+        fxn.meta[_INPUTS] = ins
+        # an implementation returns the tuple of its outputs, or the tensor itself where
+        # there is one; hidden outputs are never consumed, and an operator with hidden
+        # outputs and one visible output, or with a count of outputs set by its parameters
+        # (SliceChannel with num_outputs=1), may return either
+        if node.num_visible_outputs() > 1:
+            self.multi[id(node)] = fxn
+        elif node.num_outputs() > 1 or not isinstance(op.num_outputs, int):
+            self.values[(id(node), 0)] = graph.call_function(_first_output, (fxn,))
+        else:
+            self.values[(id(node), 0)] = fxn
+
+    def module(self):
+        return GraphModule(self.consts, self.graph, class_name='LoweredSymbol')
+
+
 class Lowered(object):
     """A Symbol graph lowered to a ``torch.fx.GraphModule``.
 
     Calling it with the tensors of ``symbol.list_inputs()``, in that order, returns the list
     of the graph's output tensors; an MXNetError raised by an operator names the node. A graph
-    input that is also an output comes back as a copy.
+    input that is also an output comes back as a copy. A graph of more than ``CHUNK``
+    operator nodes calls them in submodules of ``CHUNK`` nodes.
 
     Parameters
     ----------
@@ -82,72 +161,81 @@ class Lowered(object):
     forward : callable
         ``module.forward``, the generated function.
     """
-    __slots__ = ('symbol', 'module', 'forward', '_code')
+    __slots__ = ('symbol', 'module', 'forward', '_modules')
 
     @gc_paused
     def __init__(self, symbol, params=None):
         self.symbol = symbol
-        graph = Graph()
-        consts = {}
-        values = {}     # (id(symbol node), output index) -> fx value
-        multi = {}      # id(symbol node) -> fx call of a multi-output node
-
-        def value(node, k):
-            v = values.get((id(node), k))
-            if v is None:  # an output of a multi-output node, on its first use
-                v = values[(id(node), k)] = graph.call_function(
-                    operator.getitem, (multi[id(node)], k))
-            return v
-
-        def const(v):
-            if _literal(v):
-                return v
-            name = 'c%d' % len(consts)
-            consts[name] = v
-            return graph.get_attr(name)
-
-        for j, node in enumerate(symbol._nodes()):
+        nodes = symbol._nodes()
+        top = _Builder(params, False)
+        calls = []
+        for j, node in enumerate(nodes):
             if node.op is None:
-                ph = values[(id(node), 0)] = graph.placeholder('a%d' % j)
-                ph.meta[_NODE] = node
-                continue
-            op = node.op
-            p = node.params if params is None else params.get(id(node), node.params)
-            ins = [value(i, k) for i, k in node.inputs]
-            args = place(op, p, ins)
-            if op.takes_positionally() and len(args) == len(op.inputs) and \
-                    p.keys() == op.params.keys():
-                args.extend(const(p[name]) for name in op.params)
-                kwargs = {}
+                top.values[(id(node), 0)] = top.graph.placeholder('a%d' % j)
             else:
-                kwargs = {name: const(v) for name, v in p.items()}
-            fxn = graph.call_function(op.fn, tuple(args), kwargs)
-            fxn.meta[_NODE] = node
-            fxn.meta[_INPUTS] = ins
-            # an implementation returns the tuple of its outputs, or the tensor itself where
-            # there is one; hidden outputs are never consumed, and an operator with hidden
-            # outputs and one visible output, or with a count of outputs set by its parameters
-            # (SliceChannel with num_outputs=1), may return either
-            if node.num_visible_outputs() > 1:
-                multi[id(node)] = fxn
-            elif node.num_outputs() > 1 or not isinstance(op.num_outputs, int):
-                values[(id(node), 0)] = graph.call_function(_first_output, (fxn,))
-            else:
-                values[(id(node), 0)] = fxn
+                calls.append(node)
+        chunks = {}
+        if len(calls) <= CHUNK:
+            for node in calls:
+                top.call(node)
+        else:
+            last = _last_uses(calls, symbol._outputs)
+            for c in range(0, len(calls), CHUNK):
+                sub = _Builder(params, True)
+                part = calls[c:c + CHUNK]
+                for node in part:
+                    sub.call(node)
+                # the entries made here that later chunks or the outputs read
+                made = [(node, k) for node in part for k in range(node.num_visible_outputs())
+                        if last.get((id(node), k), -1) >= c + len(part)]
+                sub.graph.output([sub.value(n, k) for n, k in made])
+                name = 'chunk%d' % len(chunks)
+                chunks[name] = sub.module()
+                call = top.graph.call_module(name, tuple(top.value(n, k) for n, k in sub.outer))
+                for at, (n, k) in enumerate(made):
+                    top.values[(id(n), k)] = top.graph.call_function(operator.getitem,
+                                                                     (call, at))
         outs = []
         for node, k in symbol._outputs:
-            v = value(node, k)
-            outs.append(graph.call_method('clone', (v,)) if node.op is None else v)
-        graph.output(outs)
-        self.module = GraphModule(consts, graph, class_name='LoweredSymbol')
+            v = top.value(node, k)
+            outs.append(top.graph.call_method('clone', (v,)) if node.op is None else v)
+        top.graph.output(outs)
+        # the chunks join the module once it is compiled: compiling a module compiles its
+        # children again
+        top.consts.update((name, torch.nn.Module()) for name in chunks)
+        self.module = top.module()
+        for name, chunk in chunks.items():
+            setattr(self.module, name, chunk)
+        self._modules = [self.module] + list(chunks.values())
         self.forward = self.module.forward
-        self._code = type(self.module).forward.__code__
+
+    def calls(self):
+        """``(graph, fx node)`` of every operator call, in the order they run."""
+        for module in self._modules:
+            for fxn in module.graph.nodes:
+                if fxn.op == 'call_function' and _NODE in fxn.meta:
+                    yield module.graph, fxn
+
+    def outer_value(self, graph, value):
+        """``value``, a value of ``module.graph``, made available in ``graph`` (one of the
+        graphs of ``calls()``): a new placeholder of a chunk, which its call is given."""
+        if graph is self.module.graph:
+            return value
+        name = next(n for n, m in self.module.named_children() if m.graph is graph)
+        others = [n for n in graph.nodes if n.op == 'placeholder']
+        with graph.inserting_before(next(iter(graph.nodes))):
+            ph = graph.placeholder('outer')
+        if others:  # a chunk's parameters are its placeholders in graph order: this one last
+            others[-1].append(ph)
+        call = next(n for n in self.module.graph.nodes
+                    if n.op == 'call_module' and n.target == name)
+        call.args = call.args + (value,)
+        return ph
 
     def recompile(self):
-        """Regenerate ``forward`` after an edit of ``module.graph``."""
-        self.module.recompile()
+        """Regenerate ``forward`` after an edit of the graphs."""
+        self.module.recompile()  # and its chunks
         self.forward = self.module.forward
-        self._code = type(self.module).forward.__code__
 
     def __call__(self, tensors):
         """The outputs for ``tensors``."""
@@ -165,14 +253,15 @@ class Lowered(object):
 
     def _failed_node(self, tb):
         """The Symbol node whose line of the generated code ``tb`` passes last."""
-        line = None
+        codes = {type(m).forward.__code__: m for m in self._modules}
+        module = line = None
         while tb is not None:
-            if tb.tb_frame.f_code is self._code:
-                line = tb.tb_lineno
+            m = codes.get(tb.tb_frame.f_code)
+            if m is not None:
+                module, line = m, tb.tb_lineno
             tb = tb.tb_next
-        if line is None:
+        if module is None:
             return None
-        module = self.module
         index = module._lineno_map.get(line - module._prologue_start)
         if index is None:
             return None
@@ -189,6 +278,18 @@ class Lowered(object):
         return _Monitored(self.module, on_inputs, on_outputs).run(*tensors)
 
 
+def _last_uses(calls, outputs):
+    """{(id(node), output index): position in ``calls`` of its last consumer} (len(calls)
+    for an output of the graph)."""
+    last = {}
+    for at, node in enumerate(calls):
+        for i, k in node.inputs:
+            last[(id(i), k)] = at
+    for node, k in outputs:
+        last[(id(node), k)] = len(calls)
+    return last
+
+
 def _in_operator(node, err):
     return MXNetError('Error in operator %s(name="%s"): %s' % (node.op.name, node.name, err))
 
@@ -200,6 +301,10 @@ class _Monitored(Interpreter):
         super().__init__(module)
         self.on_inputs = on_inputs
         self.on_outputs = on_outputs
+
+    def call_module(self, target, args, kwargs):
+        """A chunk of the graph (see ``CHUNK``), run node by node as well."""
+        return _Monitored(self.fetch_attr(target), self.on_inputs, self.on_outputs).run(*args)
 
     def run_node(self, n):
         node = n.meta.get(_NODE)

@@ -50,9 +50,10 @@ floating-point arrays (integer arrays keep their type).
 A model's ``-symbol.json`` is read only for ``.pt2`` and ``.onnx`` outputs. Files are written
 atomically (a hidden temporary file next to the output, renamed over it when complete): an
 error, Ctrl-C or a killed process never leaves a partial output (a killed process leaves its
-temporary file, which the next conversion to that output removes). The parameter file is read
-whole
-(:func:`read_params`) and the arrays are handed to the writer as they are.
+temporary file, which the next conversion to that output removes). For ``.safetensors`` and
+``.pt`` outputs the arrays of the parameter file are memory-mapped (:func:`read_params`) and
+handed to the writer as they are, so that converting reads every byte once and copies it once,
+into the output, with memory for the file's pages alone; for programs the file is read whole.
 """
 import collections
 import os
@@ -90,7 +91,7 @@ def _progress(total, desc, quiet):
                 file=sys.stderr, leave=False)
 
 
-def read_params(path, quiet=True):
+def read_params(path, quiet=True, mapped=False):
     """Read an MXNet NDArray file (``.params``, ``mx.nd.save``).
 
     Parameters
@@ -99,6 +100,10 @@ def read_params(path, quiet=True):
         The file.
     quiet : bool, default True
         False shows a progress bar on a terminal or for large files.
+    mapped : bool, default False
+        Give the arrays as tensors over a private memory map of the file instead of reading
+        them (``ParamsFile.arrays(mapped=True)``): for arrays that go straight to a writer,
+        which then reads each page once; the file must not change while they live.
 
     Returns
     -------
@@ -109,7 +114,7 @@ def read_params(path, quiet=True):
     with ParamsFile(path) as pf:  # checks the whole structure before reading an array
         bar = _progress(os.path.getsize(path), 'reading ' + os.path.basename(path), quiet)
         tensors = []
-        for _, t in pf.arrays():
+        for _, t in pf.arrays(mapped=mapped):
             tensors.append(t)
             if bar is not None:
                 bar.update(t.numel() * t.element_size())
@@ -392,7 +397,8 @@ def convert(inputs, output=None, epoch=None, fmt=None, names='mxnet', rename=(),
         from .. import symbol as sym
         symbol = sym.load(symbol_file)
         data = [_read_npy(p) for p in check_inputs]
-    keys, tensors = read_params(params_file, quiet)
+    # the arrays of a state dict go straight to its writer; a program's are copied into it
+    keys, tensors = read_params(params_file, quiet, mapped=not program)
     if program:
         params = _symbol_params(keys, tensors, params_file, symbol, symbol_file)
         data_names, data_shapes = _program_args(symbol, params, shapes or {}, data)

@@ -58,7 +58,7 @@ def inspect_file(path):
 
 def _inspect_params(path):
     from .convert import read_params
-    keys, tensors = read_params(path)
+    keys, tensors = read_params(path, mapped=True)  # shapes and types: no array is read
     arrays = []
     for i, t in enumerate(tensors):
         arrays.append({'name': keys[i] if keys else None, 'shape': list(t.shape),
