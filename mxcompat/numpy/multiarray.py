@@ -16,7 +16,7 @@ from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_ke
     _flip_negative_steps, _device_and_ctx, _on_ctx
 from ..ndarray.register import make_function
 from ..ops import registry
-from ..util import set_module
+from ..util import set_module, _check_ufunc_kwargs
 
 __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', 'zeros_like',
            'ones_like', 'full_like', 'arange', 'eye', 'identity', 'linspace', 'shape',
@@ -139,6 +139,8 @@ class ndarray(NDArray):
 
     def item(self, *args):
         """Copy an element of an array to a standard Python scalar and return it."""
+        if not args and self._t.numel() == 1:
+            return self._t.item()  # no host copy of the array first
         return self.asnumpy().item(*args)
 
     def tolist(self):
@@ -734,7 +736,6 @@ def _np_scalar_func(name, x):
 
 
 def _check_kwargs(name, kwargs):
-    from ..util import _check_ufunc_kwargs
     if kwargs:
         _check_ufunc_kwargs(name, kwargs)
 
