@@ -120,6 +120,9 @@ _DTYPES = [
 ]
 
 _FLAG_TO_NP = {f: n for f, n, _, _ in _DTYPES}
+# MXNet's dtype names, each its own canonical spelling (``dtype_name(n) == n``)
+DTYPE_NAMES = frozenset(name for _, _, _, name in _DTYPES)
+_NAME_TO_TORCH = {name: t for _, _, t, name in _DTYPES}
 _FLAG_TO_TORCH = {f: t for f, _, t, _ in _DTYPES}
 _NP_TO_FLAG = {n: f for f, n, _, _ in _DTYPES}
 _TORCH_TO_FLAG = {t: f for f, _, t, _ in _DTYPES}
@@ -186,6 +189,8 @@ def dtype_torch(dtype):
         return None
     if isinstance(dtype, torch.dtype):
         return dtype
+    if type(dtype) is str and dtype in _NAME_TO_TORCH:  # the common spelling, one look-up
+        return _NAME_TO_TORCH[dtype]
     return _FLAG_TO_TORCH[_flag_of(dtype)]
 
 
@@ -240,6 +245,8 @@ def to_int(v):
 def to_float(v):
     if type(v) is float:
         return v
+    if type(v) is int:
+        return float(v)
     if isinstance(v, str):
         s = v.strip().lower()
         if s in ('inf', '+inf', 'infinity'):
@@ -280,7 +287,10 @@ def to_str(v):
 def to_shape(v):
     """A tuple of ints: MXNet's TShape. Accepts int, sequences and strings like '(3, 3)'."""
     if type(v) is tuple:
-        return v if all(type(i) is int for i in v) else tuple(to_int(i) for i in v)
+        for i in v:  # (a loop, not all(...): no generator on the hot path)
+            if type(i) is not int:
+                return tuple(to_int(i) for i in v)
+        return v
     if isinstance(v, str):
         v = _literal(v)
     if v is None:

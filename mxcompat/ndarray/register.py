@@ -9,7 +9,7 @@ import keyword
 
 import torch
 
-from ..base import MXNetError, REQUIRED
+from ..base import MXNetError, REQUIRED, DTYPE_NAMES
 from ..context import mixed_context_error
 from ..ops import registry
 from .ndarray import NDArray
@@ -89,12 +89,15 @@ def _safe(name):
 
 
 # a parameter whose value passes its kind's check here needs no conversion (Enum kinds always
-# convert: their converter validates the choice)
+# convert: their converter validates the choice); an optional kind (``Opt(Float)``: 'float or
+# None') takes its base kind's check, as its converter gives those values back unchanged
 _NATIVE_CHECKS = {
     registry.Int.name: 'type(%(p)s) is int',
     registry.Float.name: 'type(%(p)s) is float',
     registry.Bool.name: '%(p)s is True or %(p)s is False',
+    registry.DType.name: 'type(%(p)s) is str and %(p)s in _DTYPE_NAMES',
 }
+_OPTIONAL = ' or None'
 
 
 def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
@@ -103,7 +106,8 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
     g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
          '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
          '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
-         '_NDArray': array_cls, '_new': NDArray.__new__, '_cls': array_cls}
+         '_NDArray': array_cls, '_new': NDArray.__new__, '_cls': array_cls,
+         '_DTYPE_NAMES': DTYPE_NAMES}
     sig, body = [], []
     call_args = []
     call_params = []  # (parameter name, local holding its value)
@@ -157,21 +161,22 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
                               % (p, pname))
         if kind is not registry.Any:
             # values that already have the kind's Python type skip the converter
-            native = _NATIVE_CHECKS.get(kind.name)
+            native = _NATIVE_CHECKS.get(kind.name[:-len(_OPTIONAL)] if
+                                        kind.name.endswith(_OPTIONAL) else kind.name)
             skip = ' and not (%s)' % (native % {'p': p}) if native else ''
+            # (_pn, _pv: the parameter being converted, for the error message)
+            convert = '_pn = %r; _pv = %s; %s = _c_%s(%s)' % (pname, p, p, p, p)
             if default is None:
-                conv_lines.append('        if %s is not None%s: %s = _c_%s(%s)'
-                                  % (p, skip, p, p, p))
+                conv_lines.append('        if %s is not None%s: %s' % (p, skip, convert))
             else:
-                conv_lines.append('        if %s is not %s%s: %s = _c_%s(%s)'
-                                  % (p, dname, skip, p, p, p))
+                conv_lines.append('        if %s is not %s%s: %s' % (p, dname, skip, convert))
         call_params.append((pname, p))
     sig += ['out=None', 'name=None', '**kwargs']
     if conv_lines:
         body.append('    try:')
         body.extend(conv_lines)
-        body.append('    except ValueError as _e:')
-        body.append('        raise _bad_param(_op, _e.args[1], _e.args[2], _e.args[0]) from None')
+        body.append('    except (ValueError, TypeError) as _e:')
+        body.append('        raise _bad_param(_op, _pn, _pv, str(_e)) from None')
     positional = op.takes_positionally()
     call_args += [p if positional else '%s=%s' % (pname, p) for pname, p in call_params]
     if op.writes_out:
@@ -205,11 +210,6 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
         else:
             body.append('    return _wrap_multi(_r, %d, %s, _cls)' % (nvis, cx))
     src = 'def %s(%s):\n%s\n' % (func_name, ', '.join(sig), '\n'.join(body))
-    # parameter conversion errors must name the parameter: wrap each converter
-    for pname in op.params:
-        key = '_c_' + _safe(pname)
-        if key in g:
-            g[key] = _naming_converter(g[key], pname)
     exec(compile(src, '<mx.nd.%s>' % func_name, 'exec'), g)
     op.callers.append(g)  # OpDef.rebind swaps g['_fn']
     fn = g[func_name]
@@ -221,15 +221,6 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
 
 def _params_dict(op):
     return '{%s}' % ', '.join('%r: %s' % (p, _safe(p)) for p in op.params)
-
-
-def _naming_converter(conv, pname):
-    def convert(v):
-        try:
-            return conv(v)
-        except (ValueError, TypeError) as err:
-            raise ValueError(str(err), pname, v) from None
-    return convert
 
 
 # MXNet puts operators into sub-namespaces by name prefix

@@ -220,46 +220,7 @@ class ndarray(NDArray):
         return (_rebuild_np, (self.asnumpy(),))
 
     # ---------------------------------------------------------------- arithmetic
-    def __add__(self, other):
-        return _ufunc(self, other, _npi.add, _npi.add_scalar)
-
-    def __radd__(self, other):
-        return _ufunc(other, self, _npi.add, _npi.add_scalar)
-
-    def __sub__(self, other):
-        return _ufunc(self, other, _npi.subtract, _npi.subtract_scalar,
-                      _npi.rsubtract_scalar)
-
-    def __rsub__(self, other):
-        return _ufunc(other, self, _npi.subtract, _npi.subtract_scalar,
-                      _npi.rsubtract_scalar)
-
-    def __mul__(self, other):
-        return _ufunc(self, other, _npi.multiply, _npi.multiply_scalar)
-
-    def __rmul__(self, other):
-        return _ufunc(other, self, _npi.multiply, _npi.multiply_scalar)
-
-    def __truediv__(self, other):
-        return _ufunc(self, other, _npi.true_divide, _npi.true_divide_scalar,
-                      _npi.rtrue_divide_scalar)
-
-    def __rtruediv__(self, other):
-        return _ufunc(other, self, _npi.true_divide, _npi.true_divide_scalar,
-                      _npi.rtrue_divide_scalar)
-
-    def __mod__(self, other):
-        return _ufunc(self, other, _npi.mod, _npi.mod_scalar, _npi.rmod_scalar)
-
-    def __rmod__(self, other):
-        return _ufunc(other, self, _npi.mod, _npi.mod_scalar, _npi.rmod_scalar)
-
-    def __pow__(self, other):
-        return _ufunc(self, other, _npi.power, _npi.power_scalar, _npi.rpower_scalar)
-
-    def __rpow__(self, other):
-        return _ufunc(other, self, _npi.power, _npi.power_scalar, _npi.rpower_scalar)
-
+    # (+, -, *, /, %, **, &, |, ^, <, <=, >, >=: generated below the class, _OPERATORS)
     def __matmul__(self, other):
         return _npi.matmul(self, other)
 
@@ -271,15 +232,6 @@ class ndarray(NDArray):
 
     def __invert__(self):
         return _npi.bitwise_not(self)
-
-    def __and__(self, other):
-        return _ufunc(self, other, _npi.bitwise_and, _npi.bitwise_and_scalar)
-
-    def __or__(self, other):
-        return _ufunc(self, other, _npi.bitwise_or, _npi.bitwise_or_scalar)
-
-    def __xor__(self, other):
-        return _ufunc(self, other, _npi.bitwise_xor, _npi.bitwise_xor_scalar)
 
     def _inplace(self, result):
         _setitem(self, Ellipsis, result, True)
@@ -310,18 +262,6 @@ class ndarray(NDArray):
             return True
         return _ufunc(self, other, _npi.not_equal, _npi.not_equal_scalar)
 
-    def __gt__(self, other):
-        return _ufunc(self, other, _npi.greater, _npi.greater_scalar)
-
-    def __ge__(self, other):
-        return _ufunc(self, other, _npi.greater_equal, _npi.greater_equal_scalar)
-
-    def __lt__(self, other):
-        return _ufunc(self, other, _npi.less, _npi.less_scalar)
-
-    def __le__(self, other):
-        return _ufunc(self, other, _npi.less_equal, _npi.less_equal_scalar)
-
     __hash__ = None
 
     # ---------------------------------------------------------------- indexing
@@ -334,6 +274,8 @@ class ndarray(NDArray):
             if not -n <= key < n:
                 raise IndexError('index %d is out of bounds for axis 0 with size %d' % (key, n))
             r = t[key]
+        elif type(key) is slice and key.step is None and t.dim():
+            r = t[key]  # (a slice needs no conversion and cannot go out of bounds)
         else:
             key = _bounded_key(_convert_key(key, t, True), t.shape, False)
             flips, key = _flip_negative_steps(key, t.dim(), t.shape)
@@ -507,6 +449,45 @@ class ndarray(NDArray):
         return _fallback(func, func.__name__, args, kwargs)
 
 
+# ndarray's binary operators: (method, entry, scalar entry, reflected scalar entry or None,
+# whether the array is the right operand). Each is generated with the two common cases inline
+# (another ndarray, a Python float or int) so that ``a + b`` is one frame over the entry, and
+# goes through ``_ufunc`` for anything else.
+_OPERATORS = tuple(
+    (method, entry, entry + '_scalar', rscalar, reflected)
+    for op, entry, rscalar in (
+        ('add', 'add', None), ('sub', 'subtract', 'rsubtract_scalar'), ('mul', 'multiply', None),
+        ('truediv', 'true_divide', 'rtrue_divide_scalar'), ('mod', 'mod', 'rmod_scalar'),
+        ('pow', 'power', 'rpower_scalar'))
+    for method, reflected in (('__%s__' % op, False), ('__r%s__' % op, True))) + tuple(
+    ('__%s__' % op, entry, entry + '_scalar', None, False)
+    for op, entry in (('and', 'bitwise_and'), ('or', 'bitwise_or'), ('xor', 'bitwise_xor'),
+                      ('gt', 'greater'), ('ge', 'greater_equal'), ('lt', 'less'),
+                      ('le', 'less_equal')))
+
+
+def _define_operators(cls):
+    """Put the generated binary operators (``_OPERATORS``) on the array class ``cls``."""
+    for method, entry, scalar, rscalar, reflected in _OPERATORS:
+        src = (
+            'def {m}(self, other):\n'
+            '    t = type(other)\n'
+            '    if t is ndarray:\n'
+            '        return _npi.{e}({pair})\n'
+            '    if t is float:\n'
+            '        return _npi.{s}(self, scalar=other, is_int=False)\n'
+            '    if t is int:\n'
+            '        return _npi.{s}(self, scalar=float(other), is_int=True)\n'
+            '    return _ufunc({pair}, _npi.{e}, _npi.{scalar}, {r})\n').format(
+                m=method, e=entry, scalar=scalar, s=rscalar if reflected and rscalar else scalar,
+                pair='other, self' if reflected else 'self, other',
+                r='_npi.' + rscalar if rscalar else 'None')
+        space = {}
+        exec(compile(src, '<mx.np.ndarray.%s>' % method, 'exec'), globals(), space)  # pylint: disable=exec-used
+        setattr(cls, method, space[method])
+
+
+_define_operators(ndarray)
 builtins_all, builtins_sum = all, sum  # the NumPy functions below shadow the builtins
 _Array = ndarray  # the array class (mx.sym.np runs these functions with ndarray = its _Symbol)
 _npi = _make_npi()
@@ -707,7 +688,10 @@ def _binary(name, rname=None, doc=None):
     rscalar = getattr(_npi, rname) if rname else None
 
     def ufunc(x1, x2, out=None, **kwargs):
-        _check_kwargs(ufunc.__name__, kwargs)
+        if kwargs:
+            _check_ufunc_kwargs(ufunc.__name__, kwargs)
+        if type(x1) is ndarray and type(x2) is ndarray:
+            return fn(x1, x2, out=out)
         return _ufunc(x1, x2, fn, scalar, rscalar, out=out)
     ufunc.__doc__ = doc or fn.__doc__
     return ufunc
@@ -721,8 +705,9 @@ def _unary(name):
     bool_result = name in _BOOL_RESULT
 
     def ufunc(x, out=None, **kwargs):
-        _check_kwargs(ufunc.__name__, kwargs)
-        if isinstance(x, numbers.Number):
+        if kwargs:
+            _check_ufunc_kwargs(ufunc.__name__, kwargs)
+        if type(x) is not ndarray and isinstance(x, numbers.Number):
             return _np_scalar_func(name, x)
         if bool_result and out is not None and getattr(out, 'dtype', _np.bool_) != _np.bool_:
             raise TypeError('%s: out= must be a bool array, got %s' % (name, out.dtype))

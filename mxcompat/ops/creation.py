@@ -7,7 +7,7 @@ import math
 import torch
 
 from ..base import MXNetError, dtype_torch
-from ..context import current_context, torch_device
+from ..context import Context, current_context, torch_device
 from .registry import register, Int, Float, Bool, Shape, DType, Any, Opt, REQUIRED
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
@@ -15,6 +15,8 @@ _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8
 
 
 def _device(ctx):
+    if type(ctx) is Context:
+        return ctx.torch_device
     if ctx is None or ctx == '':
         return current_context().torch_device
     return torch_device(ctx)

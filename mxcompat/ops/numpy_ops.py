@@ -102,8 +102,6 @@ def _make_binary(name, fn):
     if name in ('arctan2', 'hypot', 'copysign', 'ldexp'):
         fn = _float_ints(fn)
 
-    def tensor_op(x1, x2):
-        return fn(x1, x2)
     inputs = ('x1', 'x2') if name in ('arctan2', 'hypot') else ('lhs', 'rhs')
 
     keeps_float = name == 'true_divide' or name in _COMPARISONS
@@ -118,7 +116,7 @@ def _make_binary(name, fn):
         return fn(_scalar_tensor(data, scalar, is_int, keeps_float), data)
 
     doc = 'NumPy-compatible %s of two arrays, broadcast, with NumPy type promotion.' % name
-    register('_npi_' + name, inputs=inputs, doc=doc)(tensor_op)
+    register('_npi_' + name, inputs=inputs, doc=doc)(fn)  # the torch function itself: no frame
     register('_npi_%s_scalar' % name, inputs=('data',), params=_SCALAR_PARAMS,
              doc=doc.replace('two arrays, broadcast', 'an array and a scalar'))(scalar_op)
     if name not in _NO_REVERSE:
@@ -228,6 +226,8 @@ def np_sum(a, axis, dtype, keepdims, initial):
         out = a.to(td, copy=True)
     elif td is torch.float16 or a.dtype is torch.float16:
         out = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=torch.float32).to(td)
+    elif td is a.dtype and a.is_floating_point():  # (torch's dtype= argument costs a little)
+        out = torch.sum(a, dim=_axes(axis), keepdim=keepdims)
     else:
         out = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=td)
     return out if initial is None else out + initial
@@ -285,6 +285,8 @@ def np_mean(a, axis, dtype, keepdims, initial):
         total = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=td)
         return torch.div(total, max(a.numel() // max(total.numel(), 1), 1),
                          rounding_mode='trunc').to(td)
+    if td is a.dtype and (td is torch.float32 or td is torch.float64) and axis != ():
+        return torch.mean(a, dim=_axes(axis), keepdim=keepdims)
     x = a.to(torch.float64)  # accumulated in float64, as MXNet accumulates float16 widely
     return _cast(x if axis == () else torch.mean(x, dim=_axes(axis), keepdim=keepdims), td)
 
@@ -384,6 +386,12 @@ def np_full(*, shape, ctx, dtype, value):
     return torch.full(shape, _fill_value(value, td), dtype=td, device=_device(ctx))
 
 
+# the types whose ranges torch.arange gives exactly, with the bound up to which every integer
+# is exact in them
+_EXACT_RANGE = {torch.float32: 2 ** 24, torch.float64: 2 ** 53, torch.int32: 2 ** 31 - 1,
+                torch.int64: 2 ** 53}
+
+
 @register('_npi_arange', inputs=(), differentiable=False,
           params={'start': (Float, REQUIRED), 'stop': (Opt(Float), None), 'step': (Float, 1.0),
                   'repeat': (Int, 1), 'infer_range': (Bool, False), 'ctx': (Any, None),
@@ -396,6 +404,12 @@ def np_arange(*, start, stop, step, repeat, infer_range, ctx, dtype):
         raise MXNetError('arange: step must not be 0')
     n = max(int(math.ceil((stop - start) / step)), 0)
     td = dtype_torch(dtype)
+    if n and start.is_integer() and step.is_integer() and td in _EXACT_RANGE and \
+            abs(start) + n * abs(step) <= _EXACT_RANGE[td]:
+        # integers, exact in td all along: torch's range is the same, in one call
+        out = torch.arange(int(start), int(start + n * step), int(step), dtype=td,
+                           device=_device(ctx))
+        return out.repeat_interleave(repeat) if repeat > 1 else out
     k = torch.arange(n, dtype=torch.float64, device=_device(ctx))
     out = (k * step + start).to(td)
     return out.repeat_interleave(repeat) if repeat > 1 else out
