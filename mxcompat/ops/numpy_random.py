@@ -104,7 +104,7 @@ def _draw_uniform(low, high, shape, cdtype, device):
 
 def _draw_normal(loc, scale, shape, cdtype, device):
     if type(loc) is float and type(scale) is float:  # one kernel
-        return torch.empty(shape, dtype=cdtype, device=device).normal_(loc, scale)
+        return torch.normal(loc, scale, shape, dtype=cdtype, device=device)
     return loc + scale * torch.randn(shape, dtype=cdtype, device=device)
 
 
@@ -197,13 +197,16 @@ def _sampler(opname, pnames, draw, check, grad, batch, doc):
     def sample(*arrays, size, ctx, dtype='float32', **kwargs):
         values = _params(opname, pnames, arrays, kwargs)
         check(values)
-        shape = _out_shape(opname, arrays, size, batch)
         out_dtype = dtype_torch(dtype)
         cdtype = torch.float64 if out_dtype is torch.float64 else torch.float32
-        device = arrays[0].device if arrays else _device(ctx)
-        res = draw(*[_float(v, cdtype, grad) for v in values], shape, cdtype, device)
+        if arrays:
+            shape = _out_shape(opname, arrays, size, batch)
+            res = draw(*[_float(v, cdtype, grad) for v in values], shape, cdtype,
+                       arrays[0].device)
+        else:  # scalar parameters: the shape is size, the values Python numbers
+            res = draw(*values, () if size is None else tuple(size), cdtype, _device(ctx))
         res = res if res.dtype is out_dtype else res.to(out_dtype)
-        return res if grad else zero_grad_link(res, *arrays)
+        return res if grad or not arrays else zero_grad_link(res, *arrays)
     sample.__doc__ = doc
     sample.__name__ = opname
     return sample

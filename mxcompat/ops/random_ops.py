@@ -13,8 +13,8 @@ import numpy as np
 import torch
 
 from ..base import MXNetError, dtype_torch, dtype_name, to_dtype
-from ..context import torch_device
 from ..util import is_np_shape
+from .creation import _device
 from .registry import register, REQUIRED, Int, Float, Bool, Shape, Any, Kind
 
 _FLOAT_TORCH = (torch.float16, torch.float32, torch.float64)
@@ -41,10 +41,6 @@ _REAL_DTYPE = _dtype_kind('None', 'float16', 'float32', 'float64')
 _INT_DTYPE = _dtype_kind('None', 'int32', 'int64')
 
 _SCALAR_OPTS = {'shape': (Shape, ()), 'ctx': (Any, ''), 'dtype': (_REAL_DTYPE, None)}
-
-
-def _device(ctx):
-    return torch_device(ctx or None)  # '' (MXNet's default): the current context
 
 
 def _shape_of(opname, shape):
