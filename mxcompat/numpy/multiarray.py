@@ -274,12 +274,21 @@ class ndarray(NDArray):
             if not -n <= key < n:
                 raise IndexError('index %d is out of bounds for axis 0 with size %d' % (key, n))
             r = t[key]
-        elif type(key) is slice and key.step is None and t.dim():
-            r = t[key]  # (a slice needs no conversion and cannot go out of bounds)
+        elif type(key) is slice and key.step is None and t.dim() or \
+                type(key) is tuple and _plain_key(key):
+            r = t[key]  # torch's own basic indexing, which checks the integers
         else:
-            key = _bounded_key(_convert_key(key, t, True), t.shape, False)
+            key = _convert_key(key, t, True)
             flips, key = _flip_negative_steps(key, t.dim(), t.shape)
-            r = (t.flip(flips) if flips else t)[key]
+            src = t.flip(flips) if flips else t
+            if t.is_cpu:  # torch checks index arrays on the CPU: no device wait before
+                try:
+                    r = src[key]
+                except IndexError:
+                    _bounded_key(key, t.shape, False)  # MXNet's message where it applies
+                    raise
+            else:
+                r = src[_bounded_key(key, t.shape, False)]
         return self._like(r if r.is_contiguous() else r.contiguous())
 
     def __setitem__(self, key, value):
@@ -488,6 +497,17 @@ def _define_operators(cls):
 
 
 _define_operators(ndarray)
+def _plain_key(key):
+    """Whether a tuple key holds only Python ints, slices without a step, None and Ellipsis
+    (which torch indexes as NumPy does)."""
+    for k in key:
+        tk = type(k)
+        if tk is not int and k is not None and k is not Ellipsis and \
+                (tk is not slice or k.step is not None):
+            return False
+    return True
+
+
 builtins_all, builtins_sum = all, sum  # the NumPy functions below shadow the builtins
 _Array = ndarray  # the array class (mx.sym.np runs these functions with ndarray = its _Symbol)
 _npi = _make_npi()
