@@ -896,22 +896,25 @@ def _setitem(self, key, value, np_mode):
     else:
         raise TypeError('NDArray does not support assignment with %s of type %s'
                         % (str(value), str(type(value))))
-    if not (type(key) is slice and key == slice(None)):
-        key = _bounded_key(_convert_key(key, t, np_mode), t.shape, True)
-    else:
+    if type(key) is slice and key == slice(None):
         key = Ellipsis
-    if isinstance(value, torch.Tensor) and value.device != t.device:
-        value = value.to(t.device)
+    elif key is not Ellipsis:
+        key = _bounded_key(_convert_key(key, t, np_mode), t.shape, True)
+    if isinstance(value, torch.Tensor):
+        if value.device != t.device:
+            value = value.to(t.device)
+        value = value.detach()
     flips = None
     if key is not Ellipsis:
         flips, key = _flip_negative_steps(key, t.dim(), t.shape)
-    with torch.no_grad():
-        if flips:
-            f = t.detach().flip(flips)
-            f[key] = value
-            t[...] = f.flip(flips)
-        else:
-            t[key] = value
+    # written through detached aliases: not recorded, as under no_grad, without its cost
+    d = t.detach()
+    if flips:
+        f = d.flip(flips)
+        f[key] = value
+        d[...] = f.flip(flips)
+    else:
+        d[key] = value
 
 
 def _flip_negative_steps(key, ndim, shape):
