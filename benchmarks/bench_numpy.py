@@ -38,7 +38,7 @@ def _np_mlp_step(mx, x, y, w1, b1, w2, b2):
     params = [w1, b1, w2, b2]
     for p in params:
         p.attach_grad()
-    np, npx, autograd = mx.np, mx.npx, mx.autograd
+    npx, autograd = mx.npx, mx.autograd
     hidden, classes, lr = w1.shape[0], w2.shape[0], 0.01 / x.shape[0]
     label = y.astype('int64')
 
