@@ -799,7 +799,7 @@ def clip(a, a_min, a_max, out=None):
 
 # ------------------------------------------------------------------------ reductions
 def _axis(axis):
-    return (axis,) if isinstance(axis, numbers.Integral) else axis
+    return (axis,) if type(axis) is int or isinstance(axis, numbers.Integral) else axis
 
 
 @set_module('mxnet.numpy')

@@ -588,19 +588,26 @@ def np_copy(a):
 @register('_np_dot', inputs=('a', 'b'))
 def np_dot(a, b):
     """Dot product of two arrays, as ``numpy.dot``."""
-    if a.dim() == 0 or b.dim() == 0:
+    da, db = a.dim(), b.dim()
+    if da == 0 or db == 0:
         return a * b
+    if db == 1 or da <= 2 and db == 2:
+        try:
+            return torch.matmul(a, b)
+        except RuntimeError:  # torch checks the shapes: MXNet's message where they differ
+            _check_aligned(a, b)
+            raise
+    _check_aligned(a, b)
+    return torch.tensordot(a, b, dims=([da - 1], [db - 2]))
+
+
+def _check_aligned(a, b):
     k = b.shape[0] if b.dim() == 1 else b.shape[-2]
     if a.shape[-1] != k:
         raise MXNetError('dot: shapes %s and %s are not aligned: %d (dim %d) != %d; the last '
                          'axis of a must match the %s axis of b'
                          % (tuple(a.shape), tuple(b.shape), a.shape[-1], a.dim() - 1, k,
                             'only' if b.dim() == 1 else 'second-to-last'))
-    if b.dim() == 1:
-        return torch.matmul(a, b)
-    if a.dim() <= 2 and b.dim() == 2:
-        return torch.matmul(a, b)
-    return torch.tensordot(a, b, dims=([a.dim() - 1], [b.dim() - 2]))
 
 
 @register('_npi_matmul', inputs=('a', 'b'))
