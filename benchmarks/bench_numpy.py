@@ -13,7 +13,7 @@ against the same computation written in torch. Inputs are those of ``bench_ops.p
 import sys
 
 from harness import Workload, main
-from bench_ops import _one, _two, _row, _dense, _mlp
+from bench_ops import _one, _two, _row, _dense, _mlp, attach_grads
 
 
 def _np(fn):
@@ -35,9 +35,7 @@ def _scalar_of(mx, a):
 
 def _np_mlp_step(mx, x, y, w1, b1, w2, b2):
     """One SGD step of a two-layer MLP written with mx.np / npx under autograd."""
-    params = [w1, b1, w2, b2]
-    for p in params:
-        p.attach_grad()
+    params = attach_grads(w1, b1, w2, b2)
     npx, autograd = mx.npx, mx.autograd
     hidden, classes, lr = w1.shape[0], w2.shape[0], 0.01 / x.shape[0]
     label = y.astype('int64')

@@ -42,11 +42,16 @@ def _mlp(size, rs):
             'b2': rs.uniform(-0.1, 0.1, (10,)).astype('float32')}
 
 
-def _mx_mlp_step(mx, x, y, w1, b1, w2, b2):
-    """One SGD step of a two-layer MLP, as in MXNet's NDArray + autograd tutorials."""
-    params = [w1, b1, w2, b2]
+def attach_grads(*params):
+    """The arrays ``params``, each with a gradient buffer attached, as a list."""
     for p in params:
         p.attach_grad()
+    return list(params)
+
+
+def _mx_mlp_step(mx, x, y, w1, b1, w2, b2):
+    """One SGD step of a two-layer MLP, as in MXNet's NDArray + autograd tutorials."""
+    params = attach_grads(w1, b1, w2, b2)
     nd, autograd = mx.nd, mx.autograd
     # constants of the model, as a script writes them
     hidden, classes, rescale = w1.shape[0], w2.shape[0], 1.0 / x.shape[0]
