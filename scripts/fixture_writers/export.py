@@ -19,7 +19,7 @@ import zlib
 
 import numpy as np
 
-from .model_zoo import NAMES
+from .model_zoo import NAMES, seeded
 
 ZOO = NAMES  # every model of gluon.model_zoo.vision
 
@@ -41,15 +41,6 @@ def shapes(name):
         return (1, 3, 8, 8)
     side = _SIDE.get(name, 32)
     return (1, 3, side, side)
-
-
-def seeded(key, shape):
-    """A parameter's value from a generator seeded by its name."""
-    r = np.random.RandomState(zlib.crc32(key.encode()) & 0xffffffff)
-    if key.endswith(('running_var', 'moving_var', 'gamma')):
-        return r.uniform(0.5, 1.5, size=shape).astype(np.float32)
-    fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 1
-    return (r.uniform(-1, 1, size=shape) * np.sqrt(3.0 / fan_in)).astype(np.float32)
 
 
 def data(name, batch):
