@@ -8,7 +8,7 @@ import torch
 from torch.nn.functional import cross_entropy as _cross_entropy
 
 from .. import ndarray
-from ..ndarray.ndarray import NDArray, wrap
+from ..ndarray.ndarray import NDArray
 from ..base import numeric_types
 from ..util import is_np_array
 from .block import HybridBlock

@@ -87,7 +87,7 @@ def _step_shape(shape):
 def _foreach_shapes(in_shapes, p):
     sub = p['subgraphs'][0]
     names = sub.list_inputs()
-    nd, ns = len(p['in_data_locs']), len(p['in_state_locs'])
+    nd = len(p['in_data_locs'])
     locs = list(p['in_data_locs']) + list(p['in_state_locs']) + list(p['remain_locs'])
     known = {}
     for k, (loc, s) in enumerate(zip(locs, in_shapes)):
