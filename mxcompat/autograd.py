@@ -7,7 +7,6 @@ gradient on each backward (a leaf hook sets the buffer aside just before torch s
 gradient, and the buffer then adopts the storage of the gradient torch made), 'add'
 accumulates, 'null' computes none.
 """
-import operator
 import threading
 import weakref
 
@@ -480,7 +479,6 @@ def _parse_head(heads, head_grads):
 
 
 _sequence_nr = torch.autograd._get_sequence_nr
-_node_sequence_nr = operator.methodcaller('_sequence_nr')
 _set_multithreading = torch._C._set_multithreading_enabled
 
 
@@ -537,8 +535,6 @@ class _CutFreed:
         except RuntimeError:  # (torch cannot list them inside some re-entrant backwards)
             return None
         below = self.freed_below
-        if min(map(_node_sequence_nr, order), default=below) >= below:
-            return None  # the common case, checked at C speed: nothing older to cut
         old = [n for n in order if n._sequence_nr() < below]
         if not any(_is_freed(n) for n in old):
             return None
