@@ -151,8 +151,8 @@ def _conv(op, data, weight, bias, kernel, stride, dilate, pad, num_filter, num_g
         if (kernel[i] - 1) * dilate[i] + 1 > data.shape[2 + i] + 2 * pad[i]:
             raise MXNetError('%s: kernel size %s (dilated by %s) exceeds the padded input %s'
                              % (op, kernel, dilate, tuple(data.shape[2:])))
-    if num_group == 1 and not data.is_cuda and _one_window(data.shape[2:], kernel, stride,
-                                                           dilate, pad):
+    if num_group == 1 and not data.is_cuda and data.is_floating_point() and \
+            _one_window(data.shape[2:], kernel, stride, dilate, pad):
         out = _window_product(data, weight, bias, pad)
     else:
         out = _CONV[nd](data, weight, bias, stride, pad, dilate, num_group)
@@ -178,7 +178,7 @@ def _window_product(data, weight, bias, pad):
     used = [min(n, kk - p) for n, kk, p in zip(data.shape[2:], k, pad)]
     pixels = data[(Ellipsis,) + tuple(slice(0, u) for u in used)]
     taps = weight[(Ellipsis,) + tuple(slice(p, p + u) for p, u in zip(pad, used))]
-    out = _linear(pixels.reshape(data.shape[0], -1), taps.reshape(weight.shape[0], -1), bias)
+    out = _linear(pixels.flatten(1), taps.flatten(1), bias)
     return out.reshape(out.shape + (1,) * len(k))
 
 
