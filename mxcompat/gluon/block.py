@@ -1697,7 +1697,7 @@ class HybridBlock(Block):
 _COMPILE_KWARGS = ('mode', 'fullgraph', 'dynamic', 'options', 'disable')
 # static_alloc + static_shape compile only on request: on the CPU compiling pays little or
 # nothing for a training step (benchmarks/bench_hybridize_static.py: an MLP step 1.2x the time
-# of the uncompiled one, ResNet-18 0.9x) and the first call takes seconds to a minute per
+# of the uncompiled one, ResNet-18 0.8-0.9x) and the first call takes seconds to a minute per
 # input shape
 _COMPILE_STATIC = os.environ.get('MXCOMPAT_COMPILE_STATIC', '0') not in ('', '0')
 
