@@ -476,13 +476,18 @@ def _collect(sym, nodes, state, partial, unknown):
 
 
 @gc_paused
-def infer_type(sym, args, kwargs, partial):
-    """((arg_types, out_types, aux_types), complete); types are numpy types."""
+def infer_type(sym, args, kwargs, partial, var_shapes=None):
+    """((arg_types, out_types, aux_types), complete); types are numpy types. ``var_shapes``:
+    (arg_shapes, aux_shapes) already inferred (``simple_bind``'s), in place of a partial shape
+    inference from the variables' attributes."""
     given = {k: dtype_torch(v) for k, v in _given(sym, args, kwargs, 'type').items()}
     nodes, types = _entries_state(sym, given, _var_dtype)
     # shapes help run the implementations exactly; unknown shapes fall back to a rule
     shape_state = {}
-    (arg_s, _, aux_s), _ = infer_shape(sym, (), {}, partial=True)
+    if var_shapes is None:
+        (arg_s, _, aux_s), _ = infer_shape(sym, (), {}, partial=True)
+    else:
+        arg_s, aux_s = var_shapes
     aux_ids = sym._aux_ids()
     it_arg, it_aux = iter(arg_s), iter(aux_s)
     for n in nodes:
