@@ -65,7 +65,7 @@ def run(mx):
     ex = _bind(mx, _graphs(mx)['add_n'])
     ex.set_monitor_callback(callback, monitor_all=True)
     ex.forward(is_train=False)
-    out['monitor/names'] = np.array(sorted(reports))
+    out['monitor/names'] = np.array(' '.join(sorted(reports)))
     for name in ('sum_arg0', 'sum_arg%d' % (WIDE - 1), 'sum_output'):
         out['monitor/%s' % name] = reports[name]
     return out
