@@ -12,7 +12,7 @@ from .context import Context, as_context, swap_context
 from .ndarray.ndarray import NDArray, wrap
 from .ndarray.sparse import _var_storage_types, _wrap as _sparse_wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
-from .symbol.inference import consumer_sized_params, infer_bound_shapes
+from .symbol.inference import consumer_sized_params, infer_bound_shapes, infer_type
 from .symbol.lowering import Lowered
 
 __all__ = ['Executor', 'simple_bind']
@@ -558,7 +558,8 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
         raise MXNetError('simple_bind: cannot infer the shapes of %s; pass them as keyword '
                          'arguments (name=shape)' % ', '.join(unknown))
     # the types inference finds (the inputs' __dtype__ among them); float32 for the rest
-    arg_types, _, aux_types = symbol.infer_type_partial(**(type_dict or {}))
+    arg_types, _, aux_types = infer_type(symbol, (), type_dict or {}, True,
+                                         (arg_shapes, aux_shapes))[0]
     dev = as_context(ctx).torch_device
     names = symbol.list_arguments()
     if isinstance(grad_req, str):

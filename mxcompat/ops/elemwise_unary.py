@@ -427,7 +427,7 @@ def amp_multicast(*data, num_outputs, cast_narrow):
 
 # ------------------------------------------------------------------------------ n-ary
 @register('add_n', aliases=('ElementWiseSum',), inputs=('*args',), key_var_num_args='num_args',
-          infer_shape='same',
+          infer_shape='same', same_type=True,
           params={'num_args': (Int, REQUIRED)},
           input_rule=lambda p: ['arg%d' % i for i in range(p['num_args'])])
 def add_n(*args, num_args):

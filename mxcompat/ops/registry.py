@@ -90,13 +90,14 @@ class OpDef:
                  'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
                  'writes_out', 'callers', 'input_dtypes', 'float32_params', 'dtype_output',
                  'keeps_size', 'concat_fill', 'merges', 'named_outputs', 'monitor_prefix',
-                 'infer_type')
+                 'infer_type', 'same_type')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
                  mutate, input_init=None, writes_out=False, input_dtypes=None,
                  float32_params=False, dtype_output=False, keeps_size=False, concat_fill=0,
-                 merges=True, named_outputs=False, monitor_prefix=None, infer_type=None):
+                 merges=True, named_outputs=False, monitor_prefix=None, infer_type=None,
+                 same_type=False):
         self.name = name
         self.fn = fn
         self.inputs = tuple(inputs)
@@ -127,6 +128,7 @@ class OpDef:
         # type rule of an operator whose types its own code decides (Custom):
         # (input torch dtypes, None where unknown), params -> (input dtypes, output dtypes)
         self.infer_type = infer_type
+        self.same_type = same_type
 
     def rebind(self, fn, imperative_fn=None):
         """Make ``fn`` the operator's implementation (``mx.contrib.amp.init`` does, to run it
@@ -250,7 +252,7 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
              input_rule=None, infer_shape=None, differentiable=True, mutate=(), input_init=None,
              doc=None, writes_out=False, input_dtypes=None, float32_params=False,
              dtype_output=False, keeps_size=False, concat_fill=0, merges=True,
-             named_outputs=False, monitor_prefix=None):
+             named_outputs=False, monitor_prefix=None, same_type=False):
     """Register a torch implementation as MXNet operator ``name``.
 
     Parameters
@@ -316,6 +318,11 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
         sources and checked against it: 'input' (input0, input1, ...) for an operator that
         registers no FListInputNames, 'arg' (arg0, arg1, ...) for the variadic operators that
         name their inputs so.
+    same_type : bool
+        The one output has the shape and type of the inputs, which share them (``add_n``):
+        shape inference takes them from inputs of one shape and type without running the
+        implementation on meta tensors (for an ``add_n`` of 50,000 inputs that run costs
+        seconds, and its first call imports ``torch._dynamo``).
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
@@ -323,7 +330,7 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
                    key_var_num_args,
                    input_rule, infer_shape, differentiable, mutate, input_init, writes_out,
                    input_dtypes, float32_params, dtype_output, keeps_size, concat_fill,
-                   merges, named_outputs, monitor_prefix)
+                   merges, named_outputs, monitor_prefix, same_type=same_type)
         for n in (name,) + tuple(aliases):
             if n in _OPS:
                 raise RuntimeError('operator %s registered twice' % n)

@@ -141,8 +141,7 @@ def _program(symbol, params, data_names, data_shapes, dynamic_batch, dtype, data
         sized, scaled = consumer_sized_params(symbol, known), {}
     lowered = Lowered(symbol, sized)
     if scaled:
-        placeholders = [n for n in lowered.module.graph.nodes if n.op == 'placeholder']
-        _size_by_batch(lowered, scaled, placeholders[names.index(lead)])
+        _size_by_batch(lowered, scaled, lowered.input_value(names.index(lead)))
     bnames = _buffer_names([n for n in names if n in buffers])
     position = {n: k for k, n in enumerate(data_names)}
     slots = [position[n] if n in position else bnames[n] for n in names]

@@ -76,6 +76,12 @@ def run_meta(node, in_shapes, in_dtypes, partial=False):
     """Output (shapes, dtypes) of ``node`` for known input shapes, or None if it cannot tell.
 
     With ``partial`` the shapes hold unknown (0) dimensions, and an error means "unknown"."""
+    if node.op.same_type and in_shapes and not partial:
+        # the output is any input, when they agree (see the operator's ``same_type``)
+        first = in_shapes[0]
+        types = _meta_dtypes(node, in_dtypes)
+        if all(s == first for s in in_shapes) and all(d is types[0] for d in types):
+            return [tuple(first)], [types[0]]
     if node.subgraphs:
         return _run_meta(node, in_shapes, in_dtypes, partial)
     key = (node.op, tuple(sorted(node.attrs.items())), tuple(in_shapes), tuple(in_dtypes),
@@ -137,20 +143,25 @@ def consumer_sized_params(symbol, known):
     return sized
 
 
-def _run_meta(node, in_shapes, in_dtypes, partial):
-    op = node.op
+def _meta_dtypes(node, in_dtypes):
+    """The torch dtypes of ``node``'s inputs in a meta run: an input of unknown dtype (a
+    variable declared without one) takes the floating dtype of the others, as MXNet's type
+    inference gives it (or the type its operator fixes): shape inference never fails on
+    dtypes."""
     fixed = _fixed_dtypes(node)
-    # an input of unknown dtype (a variable declared without one) takes the floating dtype of
-    # the others, as MXNet's type inference gives it (or the type its operator fixes): shape
-    # inference never fails on dtypes
     default = next((d for d in in_dtypes if d is not None and d.is_floating_point),
                    torch.float32)
+    return [d or fixed.get(j, default) for j, d in enumerate(in_dtypes)]
+
+
+def _run_meta(node, in_shapes, in_dtypes, partial):
+    op = node.op
     for s in in_shapes:
         if any(d < 0 for d in s):
             raise MXNetError('input shape %s has a negative size' % (tuple(s),))
     try:
-        present = [torch.empty(s, dtype=d or fixed.get(j, default), device='meta')
-                   for j, (s, d) in enumerate(zip(in_shapes, in_dtypes))]
+        present = [torch.empty(s, dtype=d, device='meta')
+                   for s, d in zip(in_shapes, _meta_dtypes(node, in_dtypes))]
     except RuntimeError as err:  # a size whose bytes overflow torch's storage arithmetic
         raise MXNetError('input shapes %s are too large: %s'
                          % ([tuple(s) for s in in_shapes], err)) from None
@@ -465,13 +476,18 @@ def _collect(sym, nodes, state, partial, unknown):
 
 
 @gc_paused
-def infer_type(sym, args, kwargs, partial):
-    """((arg_types, out_types, aux_types), complete); types are numpy types."""
+def infer_type(sym, args, kwargs, partial, var_shapes=None):
+    """((arg_types, out_types, aux_types), complete); types are numpy types. ``var_shapes``:
+    (arg_shapes, aux_shapes) already inferred (``simple_bind``'s), in place of a partial shape
+    inference from the variables' attributes."""
     given = {k: dtype_torch(v) for k, v in _given(sym, args, kwargs, 'type').items()}
     nodes, types = _entries_state(sym, given, _var_dtype)
     # shapes help run the implementations exactly; unknown shapes fall back to a rule
     shape_state = {}
-    (arg_s, _, aux_s), _ = infer_shape(sym, (), {}, partial=True)
+    if var_shapes is None:
+        (arg_s, _, aux_s), _ = infer_shape(sym, (), {}, partial=True)
+    else:
+        arg_s, aux_s = var_shapes
     aux_ids = sym._aux_ids()
     it_arg, it_aux = iter(arg_s), iter(aux_s)
     for n in nodes:

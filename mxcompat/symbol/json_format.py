@@ -127,6 +127,7 @@ def _graph_from_object(graph, depth):
         else:
             _check_variable(node, what)
         nodes.append(node)
+        jnodes[i] = None  # its parsed JSON is no longer needed: the Nodes reuse its memory
     heads = graph.get('heads')
     if heads is None:
         heads = [[len(nodes) - 1, 0]]

@@ -10,7 +10,11 @@ implementation takes them, parameters positional where the implementation takes 
 each value dropped after its last use, so that a graph holds no more memory than the same
 calls made eagerly; a graph of more than ``CHUNK`` operator nodes calls them through
 submodules of that many nodes (``chunk0``, ``chunk1``, ...), each generated and compiled on
-its own. Every way mxcompat runs a Symbol graph goes through it:
+its own, and a graph of more than ``CHUNK`` inputs takes them as one tuple
+(``forward(self, *inputs)``), which a variadic operator of more than ``CHUNK`` graph inputs
+(an ``add_n`` of 50,000 variables) indexes in one call: no generated function has a
+parameter, a local or an argument per input. Every way mxcompat runs a Symbol graph goes
+through it:
 
 * execution: ``Lowered.__call__`` (the Executor, hybridized blocks, ``mx.nd.CachedOp`` and the
   subgraphs of the control-flow operators);
@@ -32,7 +36,9 @@ from ..base import MXNetError, gc_paused
 __all__ = ['Lowered', 'place']
 
 _NODE = 'mx_node'      # fx node meta: the Symbol node it calls
-_INPUTS = 'mx_inputs'  # fx node meta: the fx values of its inputs, in list_inputs order
+# fx node meta: the fx values of its inputs, in list_inputs order (a list), or the fx value of
+# the tuple of graph inputs and their positions in it (a tuple, for a _gathered call)
+_INPUTS = 'mx_inputs'
 _LITERALS = frozenset((type(None), bool, int, float, str, torch.dtype))
 
 
@@ -64,20 +70,37 @@ def _literal(value):
 
 
 CHUNK = 1024
-"""The most operator nodes one generated function calls. A larger graph is lowered to a module
-whose ``forward`` calls submodules (``chunk0``, ``chunk1``, ...) of this many nodes each:
-compiling a function costs memory in proportion to its length (half a gigabyte for a chain
-of 100,000 nodes in one function), a chunk's is freed before the next is compiled."""
+"""The most operator nodes one generated function calls, and the most graph inputs it names.
+A larger graph is lowered to a module whose ``forward`` calls submodules (``chunk0``,
+``chunk1``, ...) of this many nodes each: compiling a function costs memory in proportion to
+its length (half a gigabyte for a chain of 100,000 nodes in one function), a chunk's is
+freed before the next is compiled. A graph of more inputs takes them as one tuple, and a
+variadic operator of more graph inputs takes them from it (``_gathered``)."""
+
+_INPUTS_TUPLE = object()
+"""Stands for the tuple of all graph inputs of a graph of more than ``CHUNK`` inputs where a
+(node, output index) entry is expected: in ``_Builder.values`` and a chunk's ``outer``."""
+
+
+def _gathered(fn, idx):
+    """``fn`` taking the graph inputs at positions ``idx`` of the tuple of all of them (its
+    first argument) as its inputs."""
+    def call(inputs, **kwargs):
+        return fn(*[inputs[i] for i in idx], **kwargs)
+    call.__name__ = getattr(fn, '__name__', 'op')
+    return call
 
 
 class _Builder(object):
     """Fills one fx ``Graph`` with the calls of Symbol nodes.
 
     In a chunk (``outer`` a list) an input entry made outside it (by an earlier chunk) becomes
-    a placeholder, recorded in ``outer`` with the entry it stands for."""
-    __slots__ = ('graph', 'values', 'multi', 'consts', 'outer', 'params')
+    a placeholder, recorded in ``outer`` with the entry it stands for. With ``positions``
+    (graph input node id -> position, for a graph that takes its inputs as one tuple) a graph
+    input is an item of that tuple."""
+    __slots__ = ('graph', 'values', 'multi', 'consts', 'outer', 'params', 'positions')
 
-    def __init__(self, params, chunk):
+    def __init__(self, params, chunk, positions=None):
         self.graph = Graph()
         self.values = {}    # (id(symbol node), output index) -> fx value
         self.multi = {}     # id(symbol node) -> fx call of a multi-output node
@@ -85,6 +108,7 @@ class _Builder(object):
         # in a chunk, the entries (node, index) given to its placeholders, in order
         self.outer = [] if chunk else None
         self.params = params
+        self.positions = positions
 
     def value(self, node, k):
         """The fx value of output ``k`` of ``node``."""
@@ -92,7 +116,10 @@ class _Builder(object):
         v = self.values.get(key)
         if v is None:
             call = self.multi.get(id(node))
-            if call is None and self.outer is not None:  # made by an earlier chunk
+            if self.positions is not None and id(node) in self.positions:
+                v = self.graph.call_function(operator.getitem, (
+                    self.value(_INPUTS_TUPLE, 0), self.positions[id(node)]))
+            elif call is None and self.outer is not None:  # made by an earlier chunk
                 v = self.graph.placeholder('i%d' % len(self.outer))
                 self.outer.append((node, k))
             else:  # an output of a multi-output node, on its first use
@@ -113,15 +140,25 @@ class _Builder(object):
         graph = self.graph
         params = self.params
         p = node.params if params is None else params.get(id(node), node.params)
-        ins = [self.value(i, k) for i, k in node.inputs]
-        args = place(op, p, ins)
-        if op.takes_positionally() and len(args) == len(op.inputs) and \
-                p.keys() == op.params.keys():
-            args.extend(self.const(p[name]) for name in op.params)
-            kwargs = {}
+        positions = self.positions
+        if op.variadic and positions is not None and len(node.inputs) > CHUNK and \
+                all(id(i) in positions for i, _ in node.inputs):
+            # its inputs are items of the tuple of graph inputs (variadic: in order, no
+            # parameter taken positionally)
+            idx = tuple(positions[id(i)] for i, _ in node.inputs)
+            ins = (self.value(_INPUTS_TUPLE, 0), idx)
+            fxn = graph.call_function(_gathered(op.fn, idx), ins[:1],
+                                      {name: self.const(v) for name, v in p.items()})
         else:
-            kwargs = {name: self.const(v) for name, v in p.items()}
-        fxn = graph.call_function(op.fn, tuple(args), kwargs)
+            ins = [self.value(i, k) for i, k in node.inputs]
+            args = place(op, p, ins)
+            if op.takes_positionally() and len(args) == len(op.inputs) and \
+                    p.keys() == op.params.keys():
+                args.extend(self.const(p[name]) for name in op.params)
+                kwargs = {}
+            else:
+                kwargs = {name: self.const(v) for name, v in p.items()}
+            fxn = graph.call_function(op.fn, tuple(args), kwargs)
         fxn.meta[_NODE] = node
         fxn.meta[_INPUTS] = ins
         # an implementation returns the tuple of its outputs, or the tensor itself where
@@ -145,7 +182,8 @@ class Lowered(object):
     Calling it with the tensors of ``symbol.list_inputs()``, in that order, returns the list
     of the graph's output tensors; an MXNetError raised by an operator names the node. A graph
     input that is also an output comes back as a copy. A graph of more than ``CHUNK``
-    operator nodes calls them in submodules of ``CHUNK`` nodes.
+    operator nodes calls them in submodules of ``CHUNK`` nodes; one of more than ``CHUNK``
+    inputs takes them as one tuple (``forward(*inputs)``: called alike).
 
     Parameters
     ----------
@@ -167,13 +205,17 @@ class Lowered(object):
     def __init__(self, symbol, params=None):
         self.symbol = symbol
         nodes = symbol._nodes()
-        top = _Builder(params, False)
-        calls = []
-        for j, node in enumerate(nodes):
-            if node.op is None:
+        inputs = [node for node in nodes if node.op is None]
+        calls = [node for node in nodes if node.op is not None]
+        positions = None
+        if len(inputs) > CHUNK:
+            positions = {id(node): j for j, node in enumerate(inputs)}
+        top = _Builder(params, False, positions)
+        if positions is None:
+            for j, node in enumerate(inputs):
                 top.values[(id(node), 0)] = top.graph.placeholder('a%d' % j)
-            else:
-                calls.append(node)
+        else:
+            top.values[(id(_INPUTS_TUPLE), 0)] = top.graph.placeholder('*inputs')
         chunks = {}
         if len(calls) <= CHUNK:
             for node in calls:
@@ -181,7 +223,7 @@ class Lowered(object):
         else:
             last = _last_uses(calls, symbol._outputs)
             for c in range(0, len(calls), CHUNK):
-                sub = _Builder(params, True)
+                sub = _Builder(params, True, positions)
                 part = calls[c:c + CHUNK]
                 for node in part:
                     sub.call(node)
@@ -215,6 +257,17 @@ class Lowered(object):
             for fxn in module.graph.nodes:
                 if fxn.op == 'call_function' and _NODE in fxn.meta:
                     yield module.graph, fxn
+
+    def input_value(self, j):
+        """The value of graph input ``j`` (in ``list_inputs`` order) in ``module.graph``: its
+        placeholder, or an item of the tuple of all inputs in a graph of more than ``CHUNK``
+        inputs."""
+        graph = self.module.graph
+        first = next(iter(graph.nodes))
+        if first.op != 'placeholder' or not first.target.startswith('*'):
+            return [n for n in graph.nodes if n.op == 'placeholder'][j]
+        with graph.inserting_after(first):
+            return graph.call_function(operator.getitem, (first, j))
 
     def outer_value(self, graph, value):
         """``value``, a value of ``module.graph``, made available in ``graph`` (one of the
@@ -311,7 +364,12 @@ class _Monitored(Interpreter):
         if node is None or n.op != 'call_function':
             return super().run_node(n)
         if self.on_inputs is not None:
-            self.on_inputs(node, [self.env[i] for i in n.meta[_INPUTS]])
+            ins = n.meta[_INPUTS]
+            if ins.__class__ is tuple:  # (the tuple of graph inputs, positions): _gathered
+                inputs = self.env[ins[0]]
+                self.on_inputs(node, [inputs[j] for j in ins[1]])
+            else:
+                self.on_inputs(node, [self.env[i] for i in ins])
         try:
             if profiler.naming():
                 with profiler.operator_range(node.op.name):

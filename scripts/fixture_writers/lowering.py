@@ -3,8 +3,13 @@ hybridized ``SymbolBlock``) with operators whose results the lowering has to unp
 outputs (sort, topk, BatchNorm, Dropout, LRN, InstanceNorm, L2Normalization), several
 visible outputs (topk 'both', SliceChannel, BatchNorm ``output_mean_var``), an operator whose
 parameters set its count of outputs to one (SliceChannel ``num_outputs=1``) and a graph input
-that is also an output. The same ``run(mx)`` executes under mxcompat in tests/test_lowering.py.
+that is also an output, and variadic operators of graph inputs (add_n, Concat: with the
+lowering's size limit set low in the test, the graph takes its inputs as one tuple and these
+calls index it); the executor also runs under a monitor callback (``monitor_all``), whose
+reports on the ``add_n`` node are kept. The same ``run(mx)`` executes under mxcompat in
+tests/test_lowering.py.
 """
+import ctypes
 import os
 
 import numpy as np
@@ -18,7 +23,10 @@ def _graph(mx):
     top = mx.sym.topk(x, axis=1, k=2, ret_typ='both', name='top')
     # an operator whose count of outputs its parameters set, with one output consumed whole
     whole = mx.sym.SliceChannel(x, num_outputs=1, axis=1, name='whole')
+    y, z = mx.sym.var('y'), mx.sym.var('z')
     return mx.sym.Group([
+        mx.sym.add_n(x, y, z, x, name='sum'),
+        mx.sym.Concat(z, x, y, dim=1, name='cat'),
         mx.sym.relu(whole) * 3,
         mx.sym.sort(x, axis=1, name='sort'),
         mx.sym.topk(x, axis=1, k=2, ret_typ='value', name='topv'),
@@ -55,6 +63,18 @@ def run(mx):
                   aux_states={n: mx.nd.array(v) for n, v in arrays.items() if n in aux})
     for k, o in enumerate(ex.forward(is_train=False)):
         out['executor/%d' % k] = o.asnumpy()
+    reports = []
+
+    def callback(name, arr):
+        name = name.decode() if isinstance(name, bytes) else name
+        if name.startswith('sum'):
+            if not isinstance(arr, mx.nd.NDArray):  # MXNet passes a handle
+                arr = mx.nd.NDArray(ctypes.cast(arr, mx.base.NDArrayHandle), writable=False)
+            reports.append((name, arr.asnumpy()))
+    ex.set_monitor_callback(callback, monitor_all=True)
+    ex.forward(is_train=False)
+    for name, a in reports:
+        out['monitor/%s' % name] = a
     op = mx.nd.CachedOp(sym)
     for k, o in enumerate(op(*[mx.nd.array(arrays[n]) for n in sym.list_inputs()])):
         out['cachedop/%d' % k] = o.asnumpy()
