@@ -9,7 +9,7 @@ import keyword
 
 import torch
 
-from ..base import MXNetError, REQUIRED, DTYPE_NAMES
+from ..base import MXNetError, REQUIRED, DTYPE_NAMES, to_float, to_shape
 from ..context import mixed_context_error
 from ..ops import registry
 from .ndarray import NDArray
@@ -98,6 +98,8 @@ _NATIVE_CHECKS = {
     registry.DType.name: 'type(%(p)s) is str and %(p)s in _DTYPE_NAMES',
 }
 _OPTIONAL = ' or None'
+# a Python int where the kind's converter makes a float or a shape of it: converted inline
+_INT_INLINE = {to_float: 'float(%(p)s)', to_shape: '(%(p)s,)'}
 
 
 def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
@@ -165,7 +167,16 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
                                         kind.name.endswith(_OPTIONAL) else kind.name)
             skip = ' and not (%s)' % (native % {'p': p}) if native else ''
             # (_pn, _pv: the parameter being converted, for the error message)
-            convert = '_pn = %r; _pv = %s; %s = _c_%s(%s)' % (pname, p, p, p, p)
+            conv = '_c_%s(%s)' % (p, p)
+            inner = kind if kind.base is None else kind.base
+            if kind.base is not None:  # no frame of Opt's wrapper for a value that is not
+                g['_cb_' + p] = inner.convert  # None or a string (one that may spell None)
+                conv = '(_cb_%s(%s) if %stype(%s) is not str else %s)' % (
+                    p, p, '' if default is None else '%s is not None and ' % p, p, conv)
+            if inner.convert in _INT_INLINE:
+                conv = '(%s if type(%s) is int else %s)' % (
+                    _INT_INLINE[inner.convert] % {'p': p}, p, conv)
+            convert = '_pn = %r; _pv = %s; %s = %s' % (pname, p, p, conv)
             if default is None:
                 conv_lines.append('        if %s is not None%s: %s' % (p, skip, convert))
             else:
