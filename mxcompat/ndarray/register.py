@@ -6,6 +6,7 @@ frame plus the torch call: inputs are unwrapped with ``x._t`` inside a zero-cost
 parameters are only converted when their kind needs it.
 """
 import keyword
+import numbers
 
 import torch
 
@@ -102,9 +103,16 @@ _OPTIONAL = ' or None'
 _INT_INLINE = {to_float: 'float(%(p)s)', to_shape: '(%(p)s,)'}
 
 
-def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
+def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', ufunc=None):
     """Build the mx.nd function for ``op`` under the name ``func_name``; its results are
-    ``array_cls`` arrays (``mx.np.ndarray`` for the NumPy front end)."""
+    ``array_cls`` arrays (``mx.np.ndarray`` for the NumPy front end).
+
+    ``ufunc``, for a NumPy ufunc of one input made from an operator without parameters, is
+    ``(on_number, check_kwargs, check_out)``: ``on_number(x)`` gives the result for a Python
+    number ``x`` (NumPy's), ``check_kwargs(name, kwargs)`` checks the ufunc's keyword arguments
+    (NumPy's ``where``, ``casting``, ...), which the operator itself ignores, and
+    ``check_out(name, out)``, where not None, an array given as ``out=``.
+    """
     g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
          '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
          '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
@@ -113,6 +121,14 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
     sig, body = [], []
     call_args = []
     call_params = []  # (parameter name, local holding its value)
+    if ufunc is not None:
+        if op.params or op.variadic or len(op.inputs) != 1:
+            raise ValueError('%s: a ufunc front end needs one input and no parameters' % op.name)
+        g['_on_number'], g['_check_kwargs'], g['_check_out'] = ufunc
+        g['_Number'] = numbers.Number
+        body.append('    if kwargs: _check_kwargs(%r, kwargs)' % func_name)
+        if ufunc[2] is not None:
+            body.append('    if out is not None: _check_out(%r, out)' % func_name)
     if op.params:  # MXNet ignores keyword arguments of operators that take no parameters;
         # as MXNet's parser, an unknown argument is reported before a missing input
         body.append('    if kwargs:')
@@ -140,6 +156,9 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
             for i, n in enumerate(names[1:], 1):
                 body.append('        _a%d = %s._t if %s is not None else None' % (i, n, n))
             body.append('    except AttributeError:')
+            if ufunc is not None:
+                body.append('        if isinstance(%s, _Number): return _on_number(%s)'
+                            % (first, first))
             body.append('        _a0 = _bad_input(%r, %r, %s) if %s is None else _in_opt(%r, %r, %s)'
                         % (op.name, op.inputs[0], first, first, op.name, op.inputs[0], first))
             for i, n in enumerate(names[1:], 1):

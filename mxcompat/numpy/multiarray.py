@@ -733,23 +733,23 @@ _BOOL_RESULT = frozenset(['isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf'])
 
 
 def _unary(name):
-    fn = getattr(_npi, name)
-    bool_result = name in _BOOL_RESULT
-
-    def ufunc(x, out=None, **kwargs):
-        if kwargs:
-            _check_ufunc_kwargs(ufunc.__name__, kwargs)
-        if type(x) is not ndarray and isinstance(x, numbers.Number):
-            return _np_scalar_func(name, x)
-        if bool_result and out is not None and getattr(out, 'dtype', _np.bool_) != _np.bool_:
-            raise TypeError('%s: out= must be a bool array, got %s' % (name, out.dtype))
-        return fn(x, out=out)
-    ufunc.__doc__ = fn.__doc__
-    return ufunc
+    """The ufunc ``name``: the generated function of its entry, with NumPy's result for a
+    Python number and NumPy's keyword checks (no frame between it and the entry)."""
+    ops = registry.all_ops()
+    op = ops.get('_npi_' + name) or ops['_np_' + name]
+    return make_function(op, name, ndarray, 'mxnet.numpy', (
+        _numpy_ufunc(name), _check_ufunc_kwargs,
+        _check_bool_out if name in _BOOL_RESULT else None))
 
 
-def _np_scalar_func(name, x):
-    return getattr(_np, {'abs': 'absolute'}.get(name, name))(x)
+def _numpy_ufunc(name):
+    """NumPy's ufunc of the name, which gives the result for a Python number."""
+    return getattr(_np, {'abs': 'absolute'}.get(name, name))
+
+
+def _check_bool_out(name, out):
+    if getattr(out, 'dtype', _np.bool_) != _np.bool_:
+        raise TypeError('%s: out= must be a bool array, got %s' % (name, out.dtype))
 
 
 def _check_kwargs(name, kwargs):

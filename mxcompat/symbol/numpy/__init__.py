@@ -7,12 +7,14 @@ functions with ``_npi`` naming the symbol front end of the same operator-table e
 ``empty_like``) exist only in ``mx.np``.
 """
 import builtins  # this module's mx.np functions (all, sum, max, ...) shadow the builtins
+import numbers
 import types
 
 from ...numpy import multiarray as _ma
 from ...ops import registry
 from ..register import make_function
 from ..symbol import Symbol
+from ...util import _check_ufunc_kwargs
 
 __all__ = []
 
@@ -110,6 +112,24 @@ for _name, _value in vars(_ma).items():
     if isinstance(_value, types.FunctionType) and _value.__module__ in (
             _ma.__name__, 'mxnet.numpy'):
         _SPACE[_name] = _rebind(_value)
+
+
+def _unary(name):
+    """The symbol ufunc ``name`` (mx.np's are generated functions, with NumPy's result for a
+    Python number and NumPy's keyword checks: here the same around the symbol function)."""
+    fn, on_number = getattr(_npi, name), _ma._numpy_ufunc(name)
+
+    def ufunc(x, out=None, **kwargs):
+        if kwargs:
+            _check_ufunc_kwargs(name, kwargs)
+        if isinstance(x, numbers.Number):
+            return on_number(x)
+        return fn(x, out=out)
+    ufunc.__doc__ = fn.__doc__
+    return ufunc
+
+
+_SPACE['_unary'] = _unary
 _SPACE['_define_ufuncs'](_SPACE)
 for _name in _ma.__all__:
     if _name not in _DATA_ONLY:
@@ -127,6 +147,6 @@ _METHODS = ('__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
             'diagonal', 'trace')
 for _name in _METHODS:
     setattr(_Symbol, _name, _rebind(_ma.ndarray.__dict__[_name]))
-_Symbol.T = property(_rebind(_ma.ndarray.T.fget))
+_Symbol.T = property(_npi.transpose, doc=_ma.ndarray.T.__doc__)
 
 from . import linalg, random  # noqa: E402,F401  (they rebind mx.np.linalg / mx.np.random)
