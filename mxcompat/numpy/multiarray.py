@@ -310,8 +310,10 @@ class ndarray(NDArray):
         order = kwargs.pop('order', 'C') if kwargs else 'C'
         if kwargs:
             raise TypeError('reshape() got unexpected keyword arguments %s' % list(kwargs))
-        # (``a.reshape(2, 8)`` or ``a.reshape((2, 8))``)
-        newshape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+        # (``a.reshape(2, 8)`` or ``a.reshape((2, 8))``; ``a.reshape(-1)``: an int, which the
+        # front end makes a shape inline)
+        newshape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list, int)) \
+            else args
         return _npi.reshape(self, newshape, order)
 
     def transpose(self, *axes):

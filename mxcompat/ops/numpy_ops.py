@@ -255,9 +255,9 @@ def _extreme(torch_fn, name):
         if initial is None and a.numel() == 0:
             raise MXNetError('%s: zero-size array to reduction operation %s which has no '
                              'identity; pass initial=' % (name, name))
-        # (torch reduces every axis for dim=())
-        out = a.clone() if axis == () else torch_fn(a, () if axis is None else _axes(axis),
-                                                    keepdims)
+        # (torch reduces every axis for dim=(); _axes inline)
+        out = a.clone() if axis == () else torch_fn(
+            a, () if axis is None else axis[0] if len(axis) == 1 else axis, keepdims)
         if initial is not None:
             out = (torch.maximum if torch_fn is torch.amax else torch.minimum)(
                 out, torch.tensor(initial, dtype=out.dtype, device=out.device))
@@ -283,12 +283,14 @@ def np_mean(a, axis, dtype, keepdims, initial):
     with truncation, as MXNet and NumPy do)."""
     td = dtype_torch(dtype) if dtype is not None else (
         a.dtype if a.is_floating_point() else torch.float32)
+    if td is a.dtype and (td is torch.float32 or td is torch.float64) and axis != ():
+        # (the common call; _axes inline)
+        return torch.mean(a, axis[0] if axis is not None and len(axis) == 1 else axis,
+                          keepdims)
     if not td.is_floating_point and not a.is_floating_point() and axis != ():
         total = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=td)
         return torch.div(total, max(a.numel() // max(total.numel(), 1), 1),
                          rounding_mode='trunc').to(td)
-    if td is a.dtype and (td is torch.float32 or td is torch.float64) and axis != ():
-        return torch.mean(a, _axes(axis), keepdims)
     x = a.to(torch.float64)  # accumulated in float64, as MXNet accumulates float16 widely
     return _cast(x if axis == () else torch.mean(x, dim=_axes(axis), keepdim=keepdims), td)
 
