@@ -5,8 +5,8 @@ Each operator becomes a Python function with MXNet's signature (inputs, then par
 frame plus the torch call: inputs are unwrapped with ``x._t`` inside a zero-cost ``try``, and
 parameters are only converted when their kind needs it.
 """
+import collections
 import keyword
-import numbers
 
 import torch
 
@@ -15,7 +15,7 @@ from ..context import mixed_context_error
 from ..ops import registry
 from .ndarray import NDArray
 
-__all__ = ['make_function', 'namespace_of']
+__all__ = ['make_function', 'namespace_of', 'UFunc']
 
 _CREATION_PARAMS = ('ctx',)
 
@@ -103,15 +103,22 @@ _OPTIONAL = ' or None'
 _INT_INLINE = {to_float: 'float(%(p)s)', to_shape: '(%(p)s,)'}
 
 
+class UFunc(collections.namedtuple('UFunc', 'on_other check_kwargs check_out inputs')):
+    """What makes a generated function a NumPy ufunc (``mx.np.exp``, ``mx.np.add``):
+    ``on_other(*inputs, out)`` gives the result where an input is no array (NumPy's for a
+    number, the scalar operator's for an array and a number), or NotImplemented for MXNet's
+    error; ``check_kwargs(name, kwargs)`` checks NumPy's keyword arguments (``where``,
+    ``casting``, ...), which the operator ignores; ``check_out(name, out)``, where not None,
+    checks an array given as ``out=``; ``inputs`` are the ufunc's names of the inputs."""
+    __slots__ = ()
+
+
 def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', ufunc=None):
     """Build the mx.nd function for ``op`` under the name ``func_name``; its results are
     ``array_cls`` arrays (``mx.np.ndarray`` for the NumPy front end).
 
-    ``ufunc``, for a NumPy ufunc of one input made from an operator without parameters, is
-    ``(on_number, check_kwargs, check_out)``: ``on_number(x)`` gives the result for a Python
-    number ``x`` (NumPy's), ``check_kwargs(name, kwargs)`` checks the ufunc's keyword arguments
-    (NumPy's ``where``, ``casting``, ...), which the operator itself ignores, and
-    ``check_out(name, out)``, where not None, an array given as ``out=``.
+    ``ufunc`` (a :class:`UFunc`) makes the function a NumPy ufunc over an operator without
+    parameters.
     """
     g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
          '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
@@ -121,13 +128,15 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     sig, body = [], []
     call_args = []
     call_params = []  # (parameter name, local holding its value)
+    inputs = op.inputs
     if ufunc is not None:
-        if op.params or op.variadic or len(op.inputs) != 1:
-            raise ValueError('%s: a ufunc front end needs one input and no parameters' % op.name)
-        g['_on_number'], g['_check_kwargs'], g['_check_out'] = ufunc
-        g['_Number'] = numbers.Number
+        if op.params or op.variadic or len(ufunc.inputs) != len(op.inputs):
+            raise ValueError('%s: a ufunc front end needs an operator without parameters '
+                             'and with %d inputs' % (op.name, len(ufunc.inputs)))
+        inputs = ufunc.inputs
+        g['_on_other'], g['_check_kwargs'], g['_check_out'] = ufunc[:3]
         body.append('    if kwargs: _check_kwargs(%r, kwargs)' % func_name)
-        if ufunc[2] is not None:
+        if ufunc.check_out is not None:
             body.append('    if out is not None: _check_out(%r, out)' % func_name)
     if op.params:  # MXNet ignores keyword arguments of operators that take no parameters;
         # as MXNet's parser, an unknown argument is reported before a missing input
@@ -146,7 +155,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('        _cx = None')
         call_args.append('*_ts')
     else:
-        names = [_safe(n) for n in op.inputs]
+        names = [_safe(n) for n in inputs]
         for n in names:
             sig.append('%s=None' % n)
         if names:
@@ -154,12 +163,13 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
             first = names[0]
             body.append('        _a0 = %s._t' % first)
             body.append('        _cx = %s._ctx' % first)
-            for i, n in enumerate(names[1:], 1):
-                body.append('        _a%d = %s._t if %s is not None else None' % (i, n, n))
+            for i, n in enumerate(names[1:], 1):  # (a ufunc's inputs are all required)
+                body.append('        _a%d = %s._t%s' % (
+                    i, n, '' if ufunc is not None else ' if %s is not None else None' % n))
             body.append('    except AttributeError:')
             if ufunc is not None:
-                body.append('        if isinstance(%s, _Number): return _on_number(%s)'
-                            % (first, first))
+                body.append('        _u = _on_other(%s, out)' % ', '.join(names))
+                body.append('        if _u is not NotImplemented: return _u')
             body.append('        _a0 = _bad_input(%r, %r, %s) if %s is None else _in_opt(%r, %r, %s)'
                         % (op.name, op.inputs[0], first, first, op.name, op.inputs[0], first))
             for i, n in enumerate(names[1:], 1):

@@ -14,7 +14,7 @@ from ..base import dtype_torch, dtype_np, torch_to_np_type
 from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
     _flip_negative_steps, _device_and_ctx, _on_ctx
-from ..ndarray.register import make_function
+from ..ndarray.register import make_function, UFunc
 from ..ops import registry
 from ..util import set_module, _check_ufunc_kwargs
 
@@ -716,32 +716,39 @@ def shape(a):
 
 
 # ------------------------------------------------------------------------ element-wise
-def _binary(name, rname=None, doc=None):
+def _entry(name):
+    """The table entry of the mx.np function ``name`` (``_npi_<name>`` or ``_np_<name>``)."""
+    ops = registry.all_ops()
+    return ops.get('_npi_' + name) or ops['_np_' + name]
+
+
+def _binary(name, rname=None):
+    """The ufunc ``name`` of two arrays: the generated function of its entry (no frame between
+    it and the entry), with NumPy's keyword checks; a number operand takes the scalar
+    entries."""
     fn = getattr(_npi, name)
     scalar = getattr(_npi, name + '_scalar')
     rscalar = getattr(_npi, rname) if rname else None
 
-    def ufunc(x1, x2, out=None, **kwargs):
-        if kwargs:
-            _check_ufunc_kwargs(ufunc.__name__, kwargs)
-        if type(x1) is ndarray and type(x2) is ndarray:
-            return fn(x1, x2, out=out)
+    def on_other(x1, x2, out):
         return _ufunc(x1, x2, fn, scalar, rscalar, out=out)
-    ufunc.__doc__ = doc or fn.__doc__
-    return ufunc
+    return make_function(_entry(name), name, ndarray, 'mxnet.numpy',
+                         UFunc(on_other, _check_ufunc_kwargs, None, ('x1', 'x2')))
 
 
 _BOOL_RESULT = frozenset(['isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf'])
 
 
 def _unary(name):
-    """The ufunc ``name``: the generated function of its entry, with NumPy's result for a
-    Python number and NumPy's keyword checks (no frame between it and the entry)."""
-    ops = registry.all_ops()
-    op = ops.get('_npi_' + name) or ops['_np_' + name]
-    return make_function(op, name, ndarray, 'mxnet.numpy', (
-        _numpy_ufunc(name), _check_ufunc_kwargs,
-        _check_bool_out if name in _BOOL_RESULT else None))
+    """The ufunc ``name`` of one array: the generated function of its entry, with NumPy's
+    keyword checks; a Python number gives NumPy's result."""
+    on_number = _numpy_ufunc(name)
+
+    def on_other(x, out):  # pylint: disable=unused-argument
+        return on_number(x) if isinstance(x, numbers.Number) else NotImplemented
+    return make_function(_entry(name), name, ndarray, 'mxnet.numpy', UFunc(
+        on_other, _check_ufunc_kwargs, _check_bool_out if name in _BOOL_RESULT else None,
+        ('x',)))
 
 
 def _numpy_ufunc(name):

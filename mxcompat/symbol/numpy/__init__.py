@@ -114,9 +114,10 @@ for _name, _value in vars(_ma).items():
         _SPACE[_name] = _rebind(_value)
 
 
+# mx.np's ufuncs are generated functions (make_function's UFunc); the symbol ones are the same
+# around the symbol functions
 def _unary(name):
-    """The symbol ufunc ``name`` (mx.np's are generated functions, with NumPy's result for a
-    Python number and NumPy's keyword checks: here the same around the symbol function)."""
+    """The symbol ufunc ``name`` of one array (a Python number gives NumPy's result)."""
     fn, on_number = getattr(_npi, name), _ma._numpy_ufunc(name)
 
     def ufunc(x, out=None, **kwargs):
@@ -129,7 +130,20 @@ def _unary(name):
     return ufunc
 
 
-_SPACE['_unary'] = _unary
+def _binary(name, rname=None):
+    """The symbol ufunc ``name`` of two arrays (a number operand takes the scalar operator)."""
+    fn, scalar = getattr(_npi, name), getattr(_npi, name + '_scalar')
+    rscalar = getattr(_npi, rname) if rname else None
+
+    def ufunc(x1, x2, out=None, **kwargs):
+        if kwargs:
+            _check_ufunc_kwargs(name, kwargs)
+        return _SPACE['_ufunc'](x1, x2, fn, scalar, rscalar, out=out)
+    ufunc.__doc__ = fn.__doc__
+    return ufunc
+
+
+_SPACE.update(_unary=_unary, _binary=_binary)
 _SPACE['_define_ufuncs'](_SPACE)
 for _name in _ma.__all__:
     if _name not in _DATA_ONLY:
