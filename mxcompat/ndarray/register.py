@@ -146,14 +146,18 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     if op.variadic:
         vname = _safe(op.inputs[0][1:])
         sig.append('*' + vname)
+        # up to two inputs are passed one by one: a call with *args and keywords costs more
+        # (the call below picks its form by _n; -1: the tensors _in_opt gave, in _ts)
+        body.append('    _n = len(%s)' % vname)
         body.append('    try:')
-        # (no comprehension, a frame, without inputs: random draws of scalar parameters)
-        body.append('        _ts = [_x._t for _x in %s] if %s else []' % (vname, vname))
-        body.append('        _cx = %s[0]._ctx if %s else None' % (vname, vname))
+        body.append('        if _n == 2: _a0 = %s[0]._t; _a1 = %s[1]._t' % (vname, vname))
+        body.append('        elif _n == 1: _a0 = %s[0]._t' % vname)
+        body.append('        elif _n: _ts = [_x._t for _x in %s]' % vname)
+        body.append('        _cx = %s[0]._ctx if _n else None' % vname)
         body.append('    except AttributeError:')
         body.append('        _ts = [_in_opt(%r, %r, _x) for _x in %s]' % (op.name, vname, vname))
+        body.append('        _n = -1')
         body.append('        _cx = None')
-        call_args.append('*_ts')
     else:
         names = [_safe(n) for n in inputs]
         for n in names:
@@ -181,7 +185,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         p = _safe(pname)
         if op.variadic and pname == (op.key_var_num_args or 'num_args'):
             sig.append('%s=None' % p)
-            conv_lines.append('        %s = len(_ts)' % p)
+            conv_lines.append('        %s = len(%s)' % (p, _safe(op.inputs[0][1:])))
             call_params.append((pname, p))
             continue
         dname = '_d_' + p
@@ -223,10 +227,17 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     if op.writes_out:
         call_args.append('out_tensor=out._t if type(out) is _NDArray else None')
     body.append('    try:')
-    body.append('        _r = _fn(%s)' % ', '.join(call_args))
+    if op.variadic:
+        for n, args in ((2, '_a0, _a1'), (1, '_a0'), (0, '')):
+            body.append('        %s _n == %d: _r = _fn(%s)' % (
+                'if' if n == 2 else 'elif', n, ', '.join(([args] if args else []) + call_args)))
+        body.append('        else: _r = _fn(%s)' % ', '.join(['*_ts'] + call_args))
+        tensors = '((_a0, _a1) if _n == 2 else (_a0,) if _n == 1 else () if _n == 0 else _ts)'
+    else:
+        body.append('        _r = _fn(%s)' % ', '.join(call_args))
+        tensors = '(%s,)' % ', '.join('_a%d' % i for i in range(len(op.inputs))) \
+            if op.inputs else '()'
     body.append('    except RuntimeError as _e:')
-    tensors = '_ts' if op.variadic else '(%s,)' % ', '.join(
-        '_a%d' % i for i in range(len(op.inputs))) if op.inputs else '()'
     # MXNet's error for inputs on different devices; any other failure as it is
     body.append('        raise (_mixed_context_error(%r, %s) or _e)' % (op.name, tensors))
     body.append('    if out is not None: return _write_out(out, _r)')
