@@ -291,6 +291,8 @@ def to_shape(v):
             if type(i) is not int:
                 return tuple(to_int(i) for i in v)
         return v
+    if type(v) is int:  # (before the slow isinstance checks)
+        return (v,)
     if isinstance(v, str):
         v = _literal(v)
     if v is None:

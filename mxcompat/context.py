@@ -271,9 +271,11 @@ def current_context():
     -------
     default_ctx : Context
     """
-    if not hasattr(Context._default_ctx, 'value'):
+    try:
+        return Context._default_ctx.value
+    except AttributeError:  # (a try costs nothing where it succeeds, unlike hasattr)
         Context._default_ctx.value = Context('cpu', 0)
-    return Context._default_ctx.value
+        return Context._default_ctx.value
 
 
 def swap_context(ctx):

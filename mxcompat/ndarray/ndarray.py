@@ -148,6 +148,10 @@ class NDArray:
     # ---------------------------------------------------------------- conversion
     def asnumpy(self):
         """Returns a ``numpy.ndarray`` object with value copied from this array."""
+        try:  # a host array without a graph, of a NumPy type: one torch call
+            return self._t.numpy().copy()
+        except (RuntimeError, TypeError):
+            pass
         t = self._t.detach()
         if t.dtype is torch.bfloat16:
             return t.view(torch.int16).cpu().numpy().view(BFLOAT16_NP).copy()

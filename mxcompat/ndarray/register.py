@@ -5,16 +5,17 @@ Each operator becomes a Python function with MXNet's signature (inputs, then par
 frame plus the torch call: inputs are unwrapped with ``x._t`` inside a zero-cost ``try``, and
 parameters are only converted when their kind needs it.
 """
+import collections
 import keyword
 
 import torch
 
-from ..base import MXNetError, REQUIRED, DTYPE_NAMES
+from ..base import MXNetError, REQUIRED, DTYPE_NAMES, to_float, to_shape
 from ..context import mixed_context_error
 from ..ops import registry
 from .ndarray import NDArray
 
-__all__ = ['make_function', 'namespace_of']
+__all__ = ['make_function', 'namespace_of', 'UFunc']
 
 _CREATION_PARAMS = ('ctx',)
 
@@ -98,11 +99,27 @@ _NATIVE_CHECKS = {
     registry.DType.name: 'type(%(p)s) is str and %(p)s in _DTYPE_NAMES',
 }
 _OPTIONAL = ' or None'
+# a Python int where the kind's converter makes a float or a shape of it: converted inline
+_INT_INLINE = {to_float: 'float(%(p)s)', to_shape: '(%(p)s,)'}
 
 
-def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
+class UFunc(collections.namedtuple('UFunc', 'on_other check_kwargs check_out inputs')):
+    """What makes a generated function a NumPy ufunc (``mx.np.exp``, ``mx.np.add``):
+    ``on_other(*inputs, out)`` gives the result where an input is no array (NumPy's for a
+    number, the scalar operator's for an array and a number), or NotImplemented for MXNet's
+    error; ``check_kwargs(name, kwargs)`` checks NumPy's keyword arguments (``where``,
+    ``casting``, ...), which the operator ignores; ``check_out(name, out)``, where not None,
+    checks an array given as ``out=``; ``inputs`` are the ufunc's names of the inputs."""
+    __slots__ = ()
+
+
+def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', ufunc=None):
     """Build the mx.nd function for ``op`` under the name ``func_name``; its results are
-    ``array_cls`` arrays (``mx.np.ndarray`` for the NumPy front end)."""
+    ``array_cls`` arrays (``mx.np.ndarray`` for the NumPy front end).
+
+    ``ufunc`` (a :class:`UFunc`) makes the function a NumPy ufunc over an operator without
+    parameters.
+    """
     g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
          '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
          '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
@@ -111,6 +128,16 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
     sig, body = [], []
     call_args = []
     call_params = []  # (parameter name, local holding its value)
+    inputs = op.inputs
+    if ufunc is not None:
+        if op.params or op.variadic or len(ufunc.inputs) != len(op.inputs):
+            raise ValueError('%s: a ufunc front end needs an operator without parameters '
+                             'and with %d inputs' % (op.name, len(ufunc.inputs)))
+        inputs = ufunc.inputs
+        g['_on_other'], g['_check_kwargs'], g['_check_out'] = ufunc[:3]
+        body.append('    if kwargs: _check_kwargs(%r, kwargs)' % func_name)
+        if ufunc.check_out is not None:
+            body.append('    if out is not None: _check_out(%r, out)' % func_name)
     if op.params:  # MXNet ignores keyword arguments of operators that take no parameters;
         # as MXNet's parser, an unknown argument is reported before a missing input
         body.append('    if kwargs:')
@@ -119,15 +146,20 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
     if op.variadic:
         vname = _safe(op.inputs[0][1:])
         sig.append('*' + vname)
+        # up to two inputs are passed one by one: a call with *args and keywords costs more
+        # (the call below picks its form by _n; -1: the tensors _in_opt gave, in _ts)
+        body.append('    _n = len(%s)' % vname)
         body.append('    try:')
-        body.append('        _ts = [_x._t for _x in %s]' % vname)
-        body.append('        _cx = %s[0]._ctx if %s else None' % (vname, vname))
+        body.append('        if _n == 2: _a0 = %s[0]._t; _a1 = %s[1]._t' % (vname, vname))
+        body.append('        elif _n == 1: _a0 = %s[0]._t' % vname)
+        body.append('        elif _n: _ts = [_x._t for _x in %s]' % vname)
+        body.append('        _cx = %s[0]._ctx if _n else None' % vname)
         body.append('    except AttributeError:')
         body.append('        _ts = [_in_opt(%r, %r, _x) for _x in %s]' % (op.name, vname, vname))
+        body.append('        _n = -1')
         body.append('        _cx = None')
-        call_args.append('*_ts')
     else:
-        names = [_safe(n) for n in op.inputs]
+        names = [_safe(n) for n in inputs]
         for n in names:
             sig.append('%s=None' % n)
         if names:
@@ -135,9 +167,13 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
             first = names[0]
             body.append('        _a0 = %s._t' % first)
             body.append('        _cx = %s._ctx' % first)
-            for i, n in enumerate(names[1:], 1):
-                body.append('        _a%d = %s._t if %s is not None else None' % (i, n, n))
+            for i, n in enumerate(names[1:], 1):  # (a ufunc's inputs are all required)
+                body.append('        _a%d = %s._t%s' % (
+                    i, n, '' if ufunc is not None else ' if %s is not None else None' % n))
             body.append('    except AttributeError:')
+            if ufunc is not None:
+                body.append('        _u = _on_other(%s, out)' % ', '.join(names))
+                body.append('        if _u is not NotImplemented: return _u')
             body.append('        _a0 = _bad_input(%r, %r, %s) if %s is None else _in_opt(%r, %r, %s)'
                         % (op.name, op.inputs[0], first, first, op.name, op.inputs[0], first))
             for i, n in enumerate(names[1:], 1):
@@ -149,7 +185,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
         p = _safe(pname)
         if op.variadic and pname == (op.key_var_num_args or 'num_args'):
             sig.append('%s=None' % p)
-            conv_lines.append('        %s = len(_ts)' % p)
+            conv_lines.append('        %s = len(%s)' % (p, _safe(op.inputs[0][1:])))
             call_params.append((pname, p))
             continue
         dname = '_d_' + p
@@ -165,7 +201,16 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
                                         kind.name.endswith(_OPTIONAL) else kind.name)
             skip = ' and not (%s)' % (native % {'p': p}) if native else ''
             # (_pn, _pv: the parameter being converted, for the error message)
-            convert = '_pn = %r; _pv = %s; %s = _c_%s(%s)' % (pname, p, p, p, p)
+            conv = '_c_%s(%s)' % (p, p)
+            inner = kind if kind.base is None else kind.base
+            if kind.base is not None:  # no frame of Opt's wrapper for a value that is not
+                g['_cb_' + p] = inner.convert  # None or a string (one that may spell None)
+                conv = '(_cb_%s(%s) if %stype(%s) is not str else %s)' % (
+                    p, p, '' if default is None else '%s is not None and ' % p, p, conv)
+            if inner.convert in _INT_INLINE:
+                conv = '(%s if type(%s) is int else %s)' % (
+                    _INT_INLINE[inner.convert] % {'p': p}, p, conv)
+            convert = '_pn = %r; _pv = %s; %s = %s' % (pname, p, p, conv)
             if default is None:
                 conv_lines.append('        if %s is not None%s: %s' % (p, skip, convert))
             else:
@@ -182,10 +227,17 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray'):
     if op.writes_out:
         call_args.append('out_tensor=out._t if type(out) is _NDArray else None')
     body.append('    try:')
-    body.append('        _r = _fn(%s)' % ', '.join(call_args))
+    if op.variadic:
+        for n, args in ((2, '_a0, _a1'), (1, '_a0'), (0, '')):
+            body.append('        %s _n == %d: _r = _fn(%s)' % (
+                'if' if n == 2 else 'elif', n, ', '.join(([args] if args else []) + call_args)))
+        body.append('        else: _r = _fn(%s)' % ', '.join(['*_ts'] + call_args))
+        tensors = '((_a0, _a1) if _n == 2 else (_a0,) if _n == 1 else () if _n == 0 else _ts)'
+    else:
+        body.append('        _r = _fn(%s)' % ', '.join(call_args))
+        tensors = '(%s,)' % ', '.join('_a%d' % i for i in range(len(op.inputs))) \
+            if op.inputs else '()'
     body.append('    except RuntimeError as _e:')
-    tensors = '_ts' if op.variadic else '(%s,)' % ', '.join(
-        '_a%d' % i for i in range(len(op.inputs))) if op.inputs else '()'
     # MXNet's error for inputs on different devices; any other failure as it is
     body.append('        raise (_mixed_context_error(%r, %s) or _e)' % (op.name, tensors))
     body.append('    if out is not None: return _write_out(out, _r)')

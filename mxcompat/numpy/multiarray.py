@@ -14,7 +14,7 @@ from ..base import dtype_torch, dtype_np, torch_to_np_type
 from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
     _flip_negative_steps, _device_and_ctx, _on_ctx
-from ..ndarray.register import make_function
+from ..ndarray.register import make_function, UFunc
 from ..ops import registry
 from ..util import set_module, _check_ufunc_kwargs
 
@@ -87,6 +87,10 @@ def _ufunc(lhs, rhs, fn, scalar_fn, rscalar_fn=None, out=None):
             return fn(array(lhs, dtype=None), array(rhs, dtype=None), out=out)
     raise TypeError('mx.np: operands of type %s and %s are not supported; use mx.np.ndarray '
                     'or Python scalars' % (type(lhs).__name__, type(rhs).__name__))
+
+
+# the index array types torch takes as they are (other ones are cast to int64 first)
+_HOST_INDEX_TYPES = frozenset([torch.int64, torch.bool])
 
 
 @set_module('mxnet.numpy')
@@ -168,11 +172,6 @@ class ndarray(NDArray):
         """The gradient buffer attached to this array (None if none is attached)."""
         g = self._t.grad
         return None if g is None else self._like(g)
-
-    @property
-    def T(self):
-        """The array with its axes reversed (``transpose()``)."""
-        return _npi.transpose(self, axes=None)
 
     def __repr__(self):
         text = repr(self.asnumpy())
@@ -277,6 +276,13 @@ class ndarray(NDArray):
         elif type(key) is slice and key.step is None and t.dim() or \
                 type(key) is tuple and _plain_key(key):
             r = t[key]  # torch's own basic indexing, which checks the integers
+        elif type(key) is ndarray and key._t.dtype in _HOST_INDEX_TYPES and t.is_cpu and \
+                key._t.is_cpu:
+            try:  # one index array on the host: torch checks its bounds
+                r = t[key._t]
+            except IndexError:
+                _bounded_key(key._t, t.shape, False)  # MXNet's message where it applies
+                raise
         else:
             key = _convert_key(key, t, True)
             flips, key = _flip_negative_steps(key, t.dim(), t.shape)
@@ -289,7 +295,10 @@ class ndarray(NDArray):
                     raise
             else:
                 r = src[_bounded_key(key, t.shape, False)]
-        return self._like(r if r.is_contiguous() else r.contiguous())
+        out = _new(ndarray)  # (self._like inline: one frame less)
+        out._t = r if r.is_contiguous() else r.contiguous()
+        out._ctx = self._ctx
+        return out
 
     def __setitem__(self, key, value):
         """NumPy assignment ``x[key] = value`` (``value`` broadcast and cast to x's dtype)."""
@@ -298,11 +307,14 @@ class ndarray(NDArray):
     # ---------------------------------------------------------------- methods
     def reshape(self, *args, **kwargs):
         """Returns an array containing the same data with a new shape (NumPy's -1 only)."""
-        order = kwargs.pop('order', 'C')
+        order = kwargs.pop('order', 'C') if kwargs else 'C'
         if kwargs:
             raise TypeError('reshape() got unexpected keyword arguments %s' % list(kwargs))
-        newshape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-        return _npi.reshape(self, newshape=tuple(newshape), order=order)
+        # (``a.reshape(2, 8)`` or ``a.reshape((2, 8))``; ``a.reshape(-1)``: an int, which the
+        # front end makes a shape inline)
+        newshape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list, int)) \
+            else args
+        return _npi.reshape(self, newshape, order)
 
     def transpose(self, *axes):
         """The array with axes permuted (reversed without arguments or with None)."""
@@ -367,23 +379,23 @@ class ndarray(NDArray):
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
         """Sum of the elements over the given axis."""
-        return sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _npi.sum(self, axis=axis, dtype=dtype, keepdims=keepdims, out=out)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
         """Product of the elements over the given axis."""
-        return prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _npi.prod(self, axis=axis, dtype=dtype, keepdims=keepdims, out=out)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):
         """Mean of the elements over the given axis."""
-        return mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _npi.mean(self, axis=axis, dtype=dtype, keepdims=keepdims, out=out)
 
     def max(self, axis=None, out=None, keepdims=False):
         """Maximum along a given axis."""
-        return max(self, axis=axis, out=out, keepdims=keepdims)
+        return _npi.max(self, axis=axis, keepdims=keepdims, out=out)
 
     def min(self, axis=None, out=None, keepdims=False):
         """Minimum along a given axis."""
-        return min(self, axis=axis, out=out, keepdims=keepdims)
+        return _npi.min(self, axis=axis, keepdims=keepdims, out=out)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """Standard deviation along a given axis."""
@@ -511,6 +523,8 @@ def _plain_key(key):
 builtins_all, builtins_sum = all, sum  # the NumPy functions below shadow the builtins
 _Array = ndarray  # the array class (mx.sym.np runs these functions with ndarray = its _Symbol)
 _npi = _make_npi()
+# the generated function itself as the getter: no frame between the attribute and the entry
+ndarray.T = property(_npi.transpose, doc='The array with its axes reversed (``transpose()``).')
 
 
 def _fallback(func, name, args, kwargs):
@@ -702,42 +716,49 @@ def shape(a):
 
 
 # ------------------------------------------------------------------------ element-wise
-def _binary(name, rname=None, doc=None):
+def _entry(name):
+    """The table entry of the mx.np function ``name`` (``_npi_<name>`` or ``_np_<name>``)."""
+    ops = registry.all_ops()
+    return ops.get('_npi_' + name) or ops['_np_' + name]
+
+
+def _binary(name, rname=None):
+    """The ufunc ``name`` of two arrays: the generated function of its entry (no frame between
+    it and the entry), with NumPy's keyword checks; a number operand takes the scalar
+    entries."""
     fn = getattr(_npi, name)
     scalar = getattr(_npi, name + '_scalar')
     rscalar = getattr(_npi, rname) if rname else None
 
-    def ufunc(x1, x2, out=None, **kwargs):
-        if kwargs:
-            _check_ufunc_kwargs(ufunc.__name__, kwargs)
-        if type(x1) is ndarray and type(x2) is ndarray:
-            return fn(x1, x2, out=out)
+    def on_other(x1, x2, out):
         return _ufunc(x1, x2, fn, scalar, rscalar, out=out)
-    ufunc.__doc__ = doc or fn.__doc__
-    return ufunc
+    return make_function(_entry(name), name, ndarray, 'mxnet.numpy',
+                         UFunc(on_other, _check_ufunc_kwargs, None, ('x1', 'x2')))
 
 
 _BOOL_RESULT = frozenset(['isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf'])
 
 
 def _unary(name):
-    fn = getattr(_npi, name)
-    bool_result = name in _BOOL_RESULT
+    """The ufunc ``name`` of one array: the generated function of its entry, with NumPy's
+    keyword checks; a Python number gives NumPy's result."""
+    on_number = _numpy_ufunc(name)
 
-    def ufunc(x, out=None, **kwargs):
-        if kwargs:
-            _check_ufunc_kwargs(ufunc.__name__, kwargs)
-        if type(x) is not ndarray and isinstance(x, numbers.Number):
-            return _np_scalar_func(name, x)
-        if bool_result and out is not None and getattr(out, 'dtype', _np.bool_) != _np.bool_:
-            raise TypeError('%s: out= must be a bool array, got %s' % (name, out.dtype))
-        return fn(x, out=out)
-    ufunc.__doc__ = fn.__doc__
-    return ufunc
+    def on_other(x, out):  # pylint: disable=unused-argument
+        return on_number(x) if isinstance(x, numbers.Number) else NotImplemented
+    return make_function(_entry(name), name, ndarray, 'mxnet.numpy', UFunc(
+        on_other, _check_ufunc_kwargs, _check_bool_out if name in _BOOL_RESULT else None,
+        ('x',)))
 
 
-def _np_scalar_func(name, x):
-    return getattr(_np, {'abs': 'absolute'}.get(name, name))(x)
+def _numpy_ufunc(name):
+    """NumPy's ufunc of the name, which gives the result for a Python number."""
+    return getattr(_np, {'abs': 'absolute'}.get(name, name))
+
+
+def _check_bool_out(name, out):
+    if getattr(out, 'dtype', _np.bool_) != _np.bool_:
+        raise TypeError('%s: out= must be a bool array, got %s' % (name, out.dtype))
 
 
 def _check_kwargs(name, kwargs):
@@ -805,27 +826,27 @@ def _axis(axis):
 @set_module('mxnet.numpy')
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):  # pylint: disable=redefined-builtin
     """Sum of array elements over a given axis."""
-    return _npi.sum(a, axis=_axis(axis), dtype=dtype, keepdims=keepdims, initial=initial,
+    return _npi.sum(a, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
                     out=out)
 
 
 @set_module('mxnet.numpy')
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
     """Product of array elements over a given axis."""
-    return _npi.prod(a, axis=_axis(axis), dtype=dtype, keepdims=keepdims, initial=initial,
+    return _npi.prod(a, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
                      out=out)
 
 
 @set_module('mxnet.numpy')
 def max(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
     """The maximum of an array or maximum along an axis."""
-    return _npi.max(a, axis=_axis(axis), keepdims=keepdims, out=out)
+    return _npi.max(a, axis=axis, keepdims=keepdims, out=out)
 
 
 @set_module('mxnet.numpy')
 def min(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
     """The minimum of an array or minimum along an axis."""
-    return _npi.min(a, axis=_axis(axis), keepdims=keepdims, out=out)
+    return _npi.min(a, axis=axis, keepdims=keepdims, out=out)
 
 
 amax, amin = max, min
@@ -835,19 +856,19 @@ product = prod
 @set_module('mxnet.numpy')
 def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Arithmetic mean along the specified axis (float32 for integer input)."""
-    return _npi.mean(a, axis=_axis(axis), dtype=dtype, keepdims=keepdims, out=out)
+    return _npi.mean(a, axis=axis, dtype=dtype, keepdims=keepdims, out=out)
 
 
 @set_module('mxnet.numpy')
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     """Standard deviation along the specified axis."""
-    return _npi.std(a, axis=_axis(axis), dtype=dtype, ddof=ddof, keepdims=keepdims, out=out)
+    return _npi.std(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, out=out)
 
 
 @set_module('mxnet.numpy')
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     """Variance along the specified axis."""
-    return _npi.var(a, axis=_axis(axis), dtype=dtype, ddof=ddof, keepdims=keepdims, out=out)
+    return _npi.var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, out=out)
 
 
 @set_module('mxnet.numpy')
@@ -865,13 +886,13 @@ def argmin(a, axis=None, out=None):
 @set_module('mxnet.numpy')
 def all(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
     """Whether all array elements along a given axis evaluate to True."""
-    return _npi.all(a, axis=_axis(axis), keepdims=keepdims, out=out)
+    return _npi.all(a, axis=axis, keepdims=keepdims, out=out)
 
 
 @set_module('mxnet.numpy')
 def any(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
     """Whether any array element along a given axis evaluates to True."""
-    return _npi.any(a, axis=_axis(axis), keepdims=keepdims, out=out)
+    return _npi.any(a, axis=axis, keepdims=keepdims, out=out)
 
 
 @set_module('mxnet.numpy')

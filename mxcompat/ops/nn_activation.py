@@ -121,22 +121,30 @@ def _softmax_common(op, fn, data, length, axis, temperature, dtype, use_length, 
     if not data.is_floating_point():
         raise MXNetError('%s: this operation only supports floating point types, not %s; cast '
                          'the data with astype(\'float32\')' % (op, str(data.dtype)[6:]))
-    if not -data.dim() <= axis < data.dim():
-        raise MXNetError('%s: axis %d is out of range for data of shape %s'
-                         % (op, axis, tuple(data.shape)))
     x = data
     if temperature is not None and temperature != 1.0:
         x = x / (-temperature if negate else temperature)
     elif negate:
         x = -x
     if use_length:
+        _check_axis(op, data, axis)
         x = _mask_length(op, x, length, axis)
-    out_dt = dtype_torch(dtype)
-    if out_dt is None or out_dt == data.dtype:
-        return fn(x, axis)
-    if out_dt.itemsize > data.dtype.itemsize:
-        return fn(x, axis, dtype=out_dt)
-    return fn(x, axis).to(out_dt)
+    out_dt = None if dtype is None else dtype_torch(dtype)
+    try:  # (torch checks the axis: no cost where it is valid)
+        if out_dt is None or out_dt == data.dtype:
+            return fn(x, axis)
+        if out_dt.itemsize > data.dtype.itemsize:
+            return fn(x, axis, dtype=out_dt)
+        return fn(x, axis).to(out_dt)
+    except IndexError:
+        _check_axis(op, data, axis)
+        raise
+
+
+def _check_axis(op, data, axis):
+    if not -data.dim() <= axis < data.dim():
+        raise MXNetError('%s: axis %d is out of range for data of shape %s'
+                         % (op, axis, tuple(data.shape))) from None
 
 
 def _mask_length(op, x, length, axis):
@@ -165,7 +173,7 @@ _SOFTMAX_PARAMS = {'axis': (Int, -1), 'temperature': (Opt(Float), None),
           inputs=('data', 'length'), infer_shape=param_shapes.softmax_length,
           params=_SOFTMAX_PARAMS,
           input_rule=lambda p: ['data', 'length'] if p['use_length'] else ['data'])
-def softmax(data, length=None, *, axis, temperature, dtype, use_length):
+def softmax(data, length, axis, temperature, dtype, use_length):
     """Applies the softmax function.
 
     The resulting array contains elements in the range (0,1) and the elements along the given
@@ -173,7 +181,12 @@ def softmax(data, length=None, *, axis, temperature, dtype, use_length):
     ``t``. With ``use_length`` the positions at and beyond ``length`` along ``axis`` are
     masked out (their output is 0).
     """
-    return _softmax_common('softmax', F.softmax, data, length, axis, temperature, dtype,
+    if temperature is None and dtype is None and not use_length and data.is_floating_point():
+        try:  # the common call, in one torch call
+            return torch.softmax(data, axis)
+        except IndexError:
+            pass  # MXNet's error below
+    return _softmax_common('softmax', torch.softmax, data, length, axis, temperature, dtype,
                            use_length)
 
 
@@ -184,10 +197,15 @@ def _no_length(op, use_length):
 
 
 @register('log_softmax', aliases=('_npx_log_softmax',), params=_SOFTMAX_PARAMS)
-def log_softmax(data, *, axis, temperature, dtype, use_length):
+def log_softmax(data, axis, temperature, dtype, use_length):
     """Computes the log softmax of the input: ``log(softmax(data / temperature))``."""
+    if temperature is None and dtype is None and not use_length and data.is_floating_point():
+        try:  # the common call, in one torch call
+            return torch.log_softmax(data, axis)
+        except IndexError:
+            pass  # MXNet's error below
     _no_length('log_softmax', use_length)
-    return _softmax_common('log_softmax', F.log_softmax, data, None, axis, temperature, dtype,
+    return _softmax_common('log_softmax', torch.log_softmax, data, None, axis, temperature, dtype,
                            False)
 
 
@@ -195,7 +213,7 @@ def log_softmax(data, *, axis, temperature, dtype, use_length):
 def softmin(data, *, axis, temperature, dtype, use_length):
     """Applies the softmin function: ``softmin(z)_j = exp(-z_j / t) / sum_k exp(-z_k / t)``."""
     _no_length('softmin', use_length)
-    return _softmax_common('softmin', F.softmax, data, None, axis, temperature, dtype, False,
+    return _softmax_common('softmin', torch.softmax, data, None, axis, temperature, dtype, False,
                            negate=True)
 
 

@@ -221,15 +221,17 @@ def _reduce_dtype(a, dtype):
 def np_sum(a, axis, dtype, keepdims, initial):
     """Sum of array elements over given axes (float16 accumulated in float32, as MXNet
     does)."""
-    td = _reduce_dtype(a, dtype)
     if axis == ():
-        out = a.to(td, copy=True)
-    elif td is torch.float16 or a.dtype is torch.float16:
-        out = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=torch.float32).to(td)
-    elif td is a.dtype and a.is_floating_point():  # (torch's dtype= argument costs a little)
-        out = torch.sum(a, dim=_axes(axis), keepdim=keepdims)
+        out = a.to(_reduce_dtype(a, dtype), copy=True)
+    elif dtype is None and a.is_floating_point() and a.dtype is not torch.float16:
+        # (inline _axes; torch's dtype= argument costs a little)
+        out = torch.sum(a, axis[0] if axis is not None and len(axis) == 1 else axis, keepdims)
     else:
-        out = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=td)
+        td = _reduce_dtype(a, dtype)
+        if td is torch.float16 or a.dtype is torch.float16:
+            out = torch.sum(a, _axes(axis), keepdims, dtype=torch.float32).to(td)
+        else:
+            out = torch.sum(a, _axes(axis), keepdims, dtype=td)
     return out if initial is None else out + initial
 
 
@@ -250,12 +252,12 @@ def np_prod(a, axis, dtype, keepdims, initial):
 
 def _extreme(torch_fn, name):
     def op(a, axis, keepdims, initial):
-        if a.numel() == 0 and initial is None:
+        if initial is None and a.numel() == 0:
             raise MXNetError('%s: zero-size array to reduction operation %s which has no '
                              'identity; pass initial=' % (name, name))
-        out = a.clone() if axis == () else torch_fn(a, dim=_axes(axis) if axis is not None
-                                                     else tuple(range(a.dim())),
-                                                     keepdim=keepdims)
+        # (torch reduces every axis for dim=(); _axes inline)
+        out = a.clone() if axis == () else torch_fn(
+            a, () if axis is None else axis[0] if len(axis) == 1 else axis, keepdims)
         if initial is not None:
             out = (torch.maximum if torch_fn is torch.amax else torch.minimum)(
                 out, torch.tensor(initial, dtype=out.dtype, device=out.device))
@@ -281,12 +283,14 @@ def np_mean(a, axis, dtype, keepdims, initial):
     with truncation, as MXNet and NumPy do)."""
     td = dtype_torch(dtype) if dtype is not None else (
         a.dtype if a.is_floating_point() else torch.float32)
+    if td is a.dtype and (td is torch.float32 or td is torch.float64) and axis != ():
+        # (the common call; _axes inline)
+        return torch.mean(a, axis[0] if axis is not None and len(axis) == 1 else axis,
+                          keepdims)
     if not td.is_floating_point and not a.is_floating_point() and axis != ():
         total = torch.sum(a, dim=_axes(axis), keepdim=keepdims, dtype=td)
         return torch.div(total, max(a.numel() // max(total.numel(), 1), 1),
                          rounding_mode='trunc').to(td)
-    if td is a.dtype and (td is torch.float32 or td is torch.float64) and axis != ():
-        return torch.mean(a, dim=_axes(axis), keepdim=keepdims)
     x = a.to(torch.float64)  # accumulated in float64, as MXNet accumulates float16 widely
     return _cast(x if axis == () else torch.mean(x, dim=_axes(axis), keepdim=keepdims), td)
 
@@ -365,16 +369,17 @@ register('_np_any', params=_LOGICAL_PARAMS, differentiable=False,
 _NP_INIT = {'shape': (Shape, ()), 'ctx': (Any, None), 'dtype': (DType, 'float32')}
 
 
+# (torch parses an unpacked shape faster than a tuple; ``*shape or ((),)``: a 0-d array)
 @register('_npi_zeros', inputs=(), params=_NP_INIT, differentiable=False)
-def np_zeros(*, shape, ctx, dtype):
+def np_zeros(shape, ctx, dtype):
     """An array of zeros (zero-dimensional for shape ())."""
-    return torch.zeros(shape, dtype=dtype_torch(dtype), device=_device(ctx))
+    return torch.zeros(*shape or ((),), dtype=dtype_torch(dtype), device=_device(ctx))
 
 
 @register('_npi_ones', inputs=(), params=_NP_INIT, differentiable=False)
-def np_ones(*, shape, ctx, dtype):
+def np_ones(shape, ctx, dtype):
     """An array of ones (zero-dimensional for shape ())."""
-    return torch.ones(shape, dtype=dtype_torch(dtype), device=_device(ctx))
+    return torch.ones(*shape or ((),), dtype=dtype_torch(dtype), device=_device(ctx))
 
 
 @register('_npi_full', inputs=(), differentiable=False,
@@ -396,22 +401,25 @@ _EXACT_RANGE = {torch.float32: 2 ** 24, torch.float64: 2 ** 53, torch.int32: 2 *
           params={'start': (Float, REQUIRED), 'stop': (Opt(Float), None), 'step': (Float, 1.0),
                   'repeat': (Int, 1), 'infer_range': (Bool, False), 'ctx': (Any, None),
                   'dtype': (DType, 'float32')})
-def np_arange(*, start, stop, step, repeat, infer_range, ctx, dtype):
+def np_arange(start, stop, step, repeat, infer_range, ctx, dtype):
     """Evenly spaced values within a given interval (an empty array for an empty range)."""
     if stop is None:
         start, stop = 0.0, start
-    if step == 0:
-        raise MXNetError('arange: step must not be 0')
-    n = max(int(math.ceil((stop - start) / step)), 0)
     td = dtype_torch(dtype)
-    if n and start.is_integer() and step.is_integer() and td in _EXACT_RANGE and \
-            abs(start) + n * abs(step) <= _EXACT_RANGE[td]:
-        # integers, exact in td all along: torch's range is the same, in one call
-        out = torch.arange(int(start), int(start + n * step), int(step), dtype=td,
-                           device=_device(ctx))
-        return out.repeat_interleave(repeat) if repeat > 1 else out
-    k = torch.arange(n, dtype=torch.float64, device=_device(ctx))
-    out = (k * step + start).to(td)
+    if start == 0 and step == 1 and stop.is_integer() and 0 <= stop <= _EXACT_RANGE.get(td, -1):
+        out = torch.arange(int(stop), dtype=td, device=_device(ctx))  # range(n), exact in td
+    else:
+        if step == 0:
+            raise MXNetError('arange: step must not be 0')
+        n = max(math.ceil((stop - start) / step), 0)
+        if td in _EXACT_RANGE and n and start.is_integer() and step.is_integer() and \
+                abs(start) + n * abs(step) <= _EXACT_RANGE[td]:
+            # integers, exact in td all along: torch's range is the same, in one call
+            out = torch.arange(int(start), int(start + n * step), int(step), dtype=td,
+                               device=_device(ctx))
+        else:
+            k = torch.arange(n, dtype=torch.float64, device=_device(ctx))
+            out = (k * step + start).to(td)
     return out.repeat_interleave(repeat) if repeat > 1 else out
 
 
@@ -452,28 +460,30 @@ def np_linspace(*, start, stop, num, endpoint, ctx, dtype):
 
 
 # ------------------------------------------------------------------------ shapes
-def _np_newshape(shape, newshape):
-    if newshape.count(-1) > 1:
-        raise MXNetError('reshape: can only specify one unknown dimension')
-    return newshape
-
-
 @register('_np_reshape', inputs=('a',), params={'newshape': (Shape, REQUIRED),
                                                 'order': (Str, 'C')}, keeps_size=True)
 def np_reshape(a, newshape, order):
     """Gives a new shape to an array without changing its data (NumPy's -1 only)."""
     if order != 'C':
         raise NotImplementedError("reshape(order='%s'): only order='C' is supported" % order)
-    return a.reshape(_np_newshape(a.shape, newshape))
+    try:
+        return torch.reshape(a, newshape)
+    except RuntimeError:  # (checked by torch: no cost when valid)
+        if newshape.count(-1) > 1:
+            raise MXNetError('reshape: can only specify one unknown dimension') from None
+        raise
 
 
 @register('_np_transpose', inputs=('a',), params={'axes': (Opt(Shape), None)})
 def np_transpose(a, axes):
     """Permute the dimensions of an array (reversed without ``axes``)."""
     if axes is None or axes == ():
-        return a.permute(tuple(range(a.dim() - 1, -1, -1)))
+        n = a.dim()
+        # (the cheapest torch spelling a call: .t() up to two axes; not a property such as
+        # .mT, which the integer-gradient shadows of autograd do not follow)
+        return a.t() if n <= 2 else a.permute(*range(n - 1, -1, -1))
     try:
-        return a.permute(axes)
+        return a.permute(*axes)
     except (IndexError, RuntimeError) as err:  # (checked by torch: no cost when valid)
         raise MXNetError('transpose: axes %s do not fit an array of %d dimensions: %s'
                          % (tuple(axes), a.dim(), err)) from None
@@ -497,7 +507,7 @@ def np_squeeze(a, axis):
 @register('_npi_expand_dims', params={'axis': (Int, REQUIRED)})
 def np_expand_dims(data, axis):
     """Insert a new axis of size one at ``axis``."""
-    return data.unsqueeze(axis)
+    return torch.unsqueeze(data, axis)
 
 
 @register('_npi_concatenate', inputs=('*data',), key_var_num_args='num_args',
@@ -613,12 +623,12 @@ def _check_aligned(a, b):
 @register('_npi_matmul', inputs=('a', 'b'))
 def np_matmul(a, b):
     """Matrix product of two arrays, as ``numpy.matmul``."""
-    if a.dim() == 0 or b.dim() == 0:
-        raise MXNetError('matmul: Input operand does not have enough dimensions; use * or '
-                         'np.multiply for scalars')
     try:
         return torch.matmul(a, b)
     except RuntimeError as err:  # (checked by torch: no cost on the way that works)
+        if a.dim() == 0 or b.dim() == 0:
+            raise MXNetError('matmul: Input operand does not have enough dimensions; use * '
+                             'or np.multiply for scalars') from None
         raise MXNetError('matmul: operands of shapes %s and %s do not match: %s'
                          % (tuple(a.shape), tuple(b.shape), err)) from None
 

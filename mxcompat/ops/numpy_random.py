@@ -96,14 +96,20 @@ def _exp_noise(shape, cdtype, device):
     return torch.empty(shape, dtype=cdtype, device=device).exponential_()
 
 
+# (one kernel for scalar parameters; torch's rand and randn draw what uniform_(0, 1) and
+# normal_(0, 1) do, and parse an unpacked shape faster: ``*shape or ((),)``, a 0-d sample)
 def _draw_uniform(low, high, shape, cdtype, device):
-    if type(low) is float and type(high) is float and low <= high:  # one kernel
+    if type(low) is float and type(high) is float and low <= high:
+        if low == 0 and high == 1:
+            return torch.rand(*shape or ((),), dtype=cdtype, device=device)
         return torch.empty(shape, dtype=cdtype, device=device).uniform_(low, high)
     return low + (high - low) * torch.rand(shape, dtype=cdtype, device=device)
 
 
 def _draw_normal(loc, scale, shape, cdtype, device):
-    if type(loc) is float and type(scale) is float:  # one kernel
+    if type(loc) is float and type(scale) is float:
+        if loc == 0 and scale == 1:
+            return torch.randn(*shape or ((),), dtype=cdtype, device=device)
         return torch.normal(loc, scale, shape, dtype=cdtype, device=device)
     return loc + scale * torch.randn(shape, dtype=cdtype, device=device)
 
@@ -155,10 +161,16 @@ def _not_positive(v):
 def _check_each(*rules):
     """A check of the parameters: ``rules`` holds (predicate of a bad value, message for a
     scalar, message for an array) per parameter, None for an unchecked one."""
+    checked = [(i, rule) for i, rule in enumerate(rules) if rule is not None]
+
     def check(values):
-        for value, rule in zip(values, rules):
-            if rule is not None and _violates(value, rule[0]):
-                raise ValueError(rule[2] if isinstance(value, torch.Tensor) else rule[1])
+        for i, (bad, scalar_msg, array_msg) in checked:
+            value = values[i]
+            if isinstance(value, torch.Tensor):
+                if _violates(value, bad):
+                    raise ValueError(array_msg)
+            elif bad(value):
+                raise ValueError(scalar_msg)
     return check
 
 
@@ -195,7 +207,9 @@ _DISTS = (
 
 def _sampler(opname, pnames, draw, check, grad, batch, doc):
     def sample(*arrays, size, ctx, dtype='float32', **kwargs):
-        values = _params(opname, pnames, arrays, kwargs)
+        values = [kwargs[n] for n in pnames] if not arrays else None
+        if values is None or None in values:  # array parameters, or a missing one
+            values = _params(opname, pnames, arrays, kwargs)
         check(values)
         out_dtype = dtype_torch(dtype)
         cdtype = torch.float64 if out_dtype is torch.float64 else torch.float32

@@ -23,12 +23,14 @@ __all__ = ['OpDef', 'register', 'get', 'all_ops', 'REQUIRED', 'Int', 'Float', 'B
 
 
 class Kind:
-    """A parameter kind: a converter from Python values and MXNet attribute strings."""
-    __slots__ = ('name', 'convert')
+    """A parameter kind: a converter from Python values and MXNet attribute strings; ``base``
+    is the kind an optional kind (``Opt``) wraps."""
+    __slots__ = ('name', 'convert', 'base')
 
-    def __init__(self, name, convert):
+    def __init__(self, name, convert, base=None):
         self.name = name
         self.convert = convert
+        self.base = base
 
     def __repr__(self):
         return self.name
@@ -46,7 +48,7 @@ Any = Kind('any', to_any)
 
 def Opt(kind):
     """The same kind, also accepting None."""
-    return Kind(kind.name + ' or None', optional(kind.convert))
+    return Kind(kind.name + ' or None', optional(kind.convert), kind)
 
 
 def AtLeast(kind, low):

@@ -7,12 +7,14 @@ functions with ``_npi`` naming the symbol front end of the same operator-table e
 ``empty_like``) exist only in ``mx.np``.
 """
 import builtins  # this module's mx.np functions (all, sum, max, ...) shadow the builtins
+import numbers
 import types
 
 from ...numpy import multiarray as _ma
 from ...ops import registry
 from ..register import make_function
 from ..symbol import Symbol
+from ...util import _check_ufunc_kwargs
 
 __all__ = []
 
@@ -110,6 +112,38 @@ for _name, _value in vars(_ma).items():
     if isinstance(_value, types.FunctionType) and _value.__module__ in (
             _ma.__name__, 'mxnet.numpy'):
         _SPACE[_name] = _rebind(_value)
+
+
+# mx.np's ufuncs are generated functions (make_function's UFunc); the symbol ones are the same
+# around the symbol functions
+def _unary(name):
+    """The symbol ufunc ``name`` of one array (a Python number gives NumPy's result)."""
+    fn, on_number = getattr(_npi, name), _ma._numpy_ufunc(name)
+
+    def ufunc(x, out=None, **kwargs):
+        if kwargs:
+            _check_ufunc_kwargs(name, kwargs)
+        if isinstance(x, numbers.Number):
+            return on_number(x)
+        return fn(x, out=out)
+    ufunc.__doc__ = fn.__doc__
+    return ufunc
+
+
+def _binary(name, rname=None):
+    """The symbol ufunc ``name`` of two arrays (a number operand takes the scalar operator)."""
+    fn, scalar = getattr(_npi, name), getattr(_npi, name + '_scalar')
+    rscalar = getattr(_npi, rname) if rname else None
+
+    def ufunc(x1, x2, out=None, **kwargs):
+        if kwargs:
+            _check_ufunc_kwargs(name, kwargs)
+        return _SPACE['_ufunc'](x1, x2, fn, scalar, rscalar, out=out)
+    ufunc.__doc__ = fn.__doc__
+    return ufunc
+
+
+_SPACE.update(_unary=_unary, _binary=_binary)
 _SPACE['_define_ufuncs'](_SPACE)
 for _name in _ma.__all__:
     if _name not in _DATA_ONLY:
@@ -127,6 +161,6 @@ _METHODS = ('__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
             'diagonal', 'trace')
 for _name in _METHODS:
     setattr(_Symbol, _name, _rebind(_ma.ndarray.__dict__[_name]))
-_Symbol.T = property(_rebind(_ma.ndarray.T.fget))
+_Symbol.T = property(_npi.transpose, doc=_ma.ndarray.T.__doc__)
 
 from . import linalg, random  # noqa: E402,F401  (they rebind mx.np.linalg / mx.np.random)
