@@ -480,6 +480,7 @@ def _parse_head(heads, head_grads):
 
 _sequence_nr = torch.autograd._get_sequence_nr
 _set_multithreading = torch._C._set_multithreading_enabled
+_AccumulateGrad = torch._C._functions.AccumulateGrad
 
 
 class _Cut(Exception):
@@ -544,9 +545,9 @@ class _CutFreed:
         for n in order:
             if n._sequence_nr() < below:
                 continue
-            if type(n).__name__ == 'AccumulateGrad':
+            if type(n) is _AccumulateGrad:
                 hooks.append(n.register_prehook(self._note_reached(n)))
-            elif any(f is not None and type(f).__name__ == 'AccumulateGrad'
+            elif any(f is not None and type(f) is _AccumulateGrad
                      for f, _ in n.next_functions):
                 hooks.append(n.register_hook(self._collect(n)))
         return None
@@ -560,7 +561,7 @@ class _CutFreed:
         def hook(grad_inputs, grad_outputs):
             sent = self.sent
             for (f, _), g in zip(node.next_functions, grad_inputs):
-                if g is not None and f is not None and type(f).__name__ == 'AccumulateGrad':
+                if g is not None and f is not None and type(f) is _AccumulateGrad:
                     sent[f] = g if f not in sent else sent[f] + g
         return hook
 
@@ -589,12 +590,36 @@ def _raise_cut(grad_outputs):
     raise _Cut
 
 
+def _reaches_older(fns, below):
+    """Whether the graph of the nodes ``fns`` reaches a node numbered below ``below`` (other
+    than a leaf's AccumulateGrad), looking through the nodes numbered from ``below`` on. A
+    training step's graph, recorded from leaves after the last freeing backward, is walked
+    once and found clean: no hook and no listing by the engine."""
+    stack = []
+    for f in fns:
+        if f._sequence_nr() < below:
+            return True
+        stack.append(f)
+    seen = set(stack)
+    while stack:
+        for f, _ in stack.pop().next_functions:
+            if f is None or type(f) is _AccumulateGrad or f in seen:
+                continue
+            if f._sequence_nr() < below:
+                return True
+            seen.add(f)
+            stack.append(f)
+    return False
+
+
 def _cut_freed(ts, freed_below):
     """A _CutFreed on the head torch runs first (the newest), or None when no head has
-    history newer than the last freeing backward (nothing new to cut from)."""
-    fns = [t.grad_fn for t in ts]
-    head = max((f for f in fns if f is not None), key=lambda f: f._sequence_nr(), default=None)
-    if head is None or head._sequence_nr() < freed_below:
+    history newer than the last freeing backward (nothing new to cut from), or when that
+    history reaches no older node (nothing to cut)."""
+    fns = [t.grad_fn for t in ts if t.grad_fn is not None]
+    head = max(fns, key=lambda f: f._sequence_nr(), default=None)
+    if head is None or head._sequence_nr() < freed_below or \
+            not _reaches_older(fns, freed_below):
         return None
     return _CutFreed(head, freed_below)
 
