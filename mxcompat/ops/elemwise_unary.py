@@ -112,8 +112,10 @@ class _ReLU(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, g):
+        # MXNet's g * (NaN where y is NaN, else 1 where y > 0, else 0); y is 0 or NaN where
+        # it is not above 0, so g * y gives those (as g * 0 does, NaN for an infinite g)
         y, = ctx.saved_tensors
-        return g * torch.where(torch.isnan(y), y, torch.gt(y, 0).to(y.dtype))
+        return torch.where(y > 0, g, g * y)
 
 
 def _relu(x):
