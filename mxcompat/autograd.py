@@ -592,34 +592,30 @@ def _raise_cut(grad_outputs):
 
 def _reaches_older(fns, below):
     """Whether the graph of the nodes ``fns`` reaches a node numbered below ``below`` (other
-    than a leaf's AccumulateGrad), looking through the nodes numbered from ``below`` on. A
-    training step's graph, recorded from leaves after the last freeing backward, is walked
-    once and found clean: no hook and no listing by the engine."""
-    stack = []
-    for f in fns:
-        if f._sequence_nr() < below:
-            return True
-        stack.append(f)
-    seen = set(stack)
+    than a leaf's AccumulateGrad), walking the nodes numbered from ``below`` on."""
+    stack = list(fns)
+    seen = set()
     while stack:
-        for f, _ in stack.pop().next_functions:
-            if f is None or type(f) is _AccumulateGrad or f in seen:
-                continue
-            if f._sequence_nr() < below:
-                return True
-            seen.add(f)
-            stack.append(f)
+        n = stack.pop()
+        if n._sequence_nr() < below:
+            return True
+        for f, _ in n.next_functions:
+            if f is not None and type(f) is not _AccumulateGrad and f not in seen:
+                seen.add(f)
+                stack.append(f)
     return False
 
 
 def _cut_freed(ts, freed_below):
-    """A _CutFreed on the head torch runs first (the newest), or None when no head has
-    history newer than the last freeing backward (nothing new to cut from), or when that
-    history reaches no older node (nothing to cut)."""
-    fns = [t.grad_fn for t in ts if t.grad_fn is not None]
-    head = max(fns, key=lambda f: f._sequence_nr(), default=None)
-    if head is None or head._sequence_nr() < freed_below or \
-            not _reaches_older(fns, freed_below):
+    """A _CutFreed on the head torch runs first (the newest), or None when the heads' history
+    reaches no node older than the last freeing backward (a training step's graph, recorded
+    from leaves after it: a walk of the new nodes, no hook, no listing by the engine) or
+    when no head is newer than it (nothing new to cut from)."""
+    fns = [f for f in [t.grad_fn for t in ts] if f is not None]
+    if not _reaches_older(fns, freed_below):
+        return None
+    head = max(fns, key=lambda f: f._sequence_nr())
+    if head._sequence_nr() < freed_below:
         return None
     return _CutFreed(head, freed_below)
 
