@@ -444,7 +444,7 @@ def mark_variables(variables, gradients, grad_reqs='write'):
 def _parse_head(heads, head_grads):
     if head_grads is None:  # the common case: one head (of NDArray.backward), no gradient
         h = heads[0] if type(heads) is list and len(heads) == 1 else heads
-        if type(h) is NDArray:
+        if isinstance(h, NDArray):  # (mx.np.ndarray too)
             t = h._t
             if t.requires_grad and not getattr(t, '_mx_graph_freed', False):
                 return [t], [torch.ones_like(t)]

@@ -101,26 +101,17 @@ def _erfinv_any(x):
     return torch.where(torch.isnan(y), 0.0, y).to(x.dtype)
 
 
-class _ReLU(torch.autograd.Function):
-    """relu whose gradient is NaN where the input is NaN, as MXNet's (torch's is 0)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        y = torch.relu(x)
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, g):
-        # MXNet's g * (NaN where y is NaN, else 1 where y > 0, else 0); y is 0 or NaN where
-        # it is not above 0, so g * y gives those (as g * 0 does, NaN for an infinite g)
-        y, = ctx.saved_tensors
-        return torch.where(y > 0, g, g * y)
-
-
 def _relu(x):
     if x.requires_grad and torch.is_grad_enabled():
-        return _ReLU.apply(x)
+        # MXNet's gradient is g * (1 where x > 0, NaN where x is NaN, 0 elsewhere); torch's
+        # relu gives 0 where x is NaN, and a Python autograd.Function costs more than kernels.
+        # So autograd records x * mask (mask = ceil(clip(x, 0, 1)): its gradient is g * mask),
+        # and relu's values are written into the product through a detached alias (x * 0 is -0
+        # for a negative x, NaN for -inf), which autograd does not see: it saved the mask.
+        d = x.detach()
+        y = x * d.clamp(0, 1).ceil_()
+        torch.clamp_min(d, 0, out=y.detach())
+        return y
     return torch.relu(x)
 
 
