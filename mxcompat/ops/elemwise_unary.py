@@ -103,15 +103,12 @@ def _erfinv_any(x):
 
 def _relu(x):
     if x.requires_grad and torch.is_grad_enabled():
-        # MXNet's gradient is g * (1 where x > 0, NaN where x is NaN, 0 elsewhere); torch's
-        # relu gives 0 where x is NaN, and a Python autograd.Function costs more than kernels.
-        # So autograd records x * mask (mask = ceil(clip(x, 0, 1)): its gradient is g * mask),
-        # and relu's values are written into the product through a detached alias (x * 0 is -0
-        # for a negative x, NaN for -inf), which autograd does not see: it saved the mask.
-        d = x.detach()
-        y = x * d.clamp(0, 1).ceil_()
-        torch.clamp_min(d, 0, out=y.detach())
-        return y
+        # MXNet's gradient is NaN where x is NaN (torch's relu passes g there). Recorded
+        # natively, as relu(x * k) with k = clip(x, 1, 1) (1, NaN where x is NaN): relu's
+        # backward reads its output as it is then (an executor's output changed in place, as in
+        # MXNet), and the product's carries the NaN; a Python autograd.Function would cost more
+        # than the kernels. (Where x <= 0 an infinite g gives 0, not MXNet's g * 0 = NaN.)
+        return torch.relu(x * x.detach().clamp(1, 1))
     return torch.relu(x)
 
 
