@@ -444,7 +444,7 @@ def mark_variables(variables, gradients, grad_reqs='write'):
 def _parse_head(heads, head_grads):
     if head_grads is None:  # the common case: one head (of NDArray.backward), no gradient
         h = heads[0] if type(heads) is list and len(heads) == 1 else heads
-        if type(h) is NDArray:
+        if isinstance(h, NDArray):  # (mx.np.ndarray too)
             t = h._t
             if t.requires_grad and not getattr(t, '_mx_graph_freed', False):
                 return [t], [torch.ones_like(t)]
@@ -480,6 +480,7 @@ def _parse_head(heads, head_grads):
 
 _sequence_nr = torch.autograd._get_sequence_nr
 _set_multithreading = torch._C._set_multithreading_enabled
+_AccumulateGrad = torch._C._functions.AccumulateGrad
 
 
 class _Cut(Exception):
@@ -544,9 +545,9 @@ class _CutFreed:
         for n in order:
             if n._sequence_nr() < below:
                 continue
-            if type(n).__name__ == 'AccumulateGrad':
+            if type(n) is _AccumulateGrad:
                 hooks.append(n.register_prehook(self._note_reached(n)))
-            elif any(f is not None and type(f).__name__ == 'AccumulateGrad'
+            elif any(f is not None and type(f) is _AccumulateGrad
                      for f, _ in n.next_functions):
                 hooks.append(n.register_hook(self._collect(n)))
         return None
@@ -560,7 +561,7 @@ class _CutFreed:
         def hook(grad_inputs, grad_outputs):
             sent = self.sent
             for (f, _), g in zip(node.next_functions, grad_inputs):
-                if g is not None and f is not None and type(f).__name__ == 'AccumulateGrad':
+                if g is not None and f is not None and type(f) is _AccumulateGrad:
                     sent[f] = g if f not in sent else sent[f] + g
         return hook
 
@@ -589,12 +590,32 @@ def _raise_cut(grad_outputs):
     raise _Cut
 
 
+def _reaches_older(fns, below):
+    """Whether the graph of the nodes ``fns`` reaches a node numbered below ``below`` (other
+    than a leaf's AccumulateGrad), walking the nodes numbered from ``below`` on."""
+    stack = list(fns)
+    seen = set()
+    while stack:
+        n = stack.pop()
+        if n._sequence_nr() < below:
+            return True
+        for f, _ in n.next_functions:
+            if f is not None and type(f) is not _AccumulateGrad and f not in seen:
+                seen.add(f)
+                stack.append(f)
+    return False
+
+
 def _cut_freed(ts, freed_below):
-    """A _CutFreed on the head torch runs first (the newest), or None when no head has
-    history newer than the last freeing backward (nothing new to cut from)."""
-    fns = [t.grad_fn for t in ts]
-    head = max((f for f in fns if f is not None), key=lambda f: f._sequence_nr(), default=None)
-    if head is None or head._sequence_nr() < freed_below:
+    """A _CutFreed on the head torch runs first (the newest), or None when the heads' history
+    reaches no node older than the last freeing backward (a training step's graph, recorded
+    from leaves after it: a walk of the new nodes, no hook, no listing by the engine) or
+    when no head is newer than it (nothing new to cut from)."""
+    fns = [f for f in [t.grad_fn for t in ts] if f is not None]
+    if not _reaches_older(fns, freed_below):
+        return None
+    head = max(fns, key=lambda f: f._sequence_nr())
+    if head._sequence_nr() < freed_below:
         return None
     return _CutFreed(head, freed_below)
 

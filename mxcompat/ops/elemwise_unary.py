@@ -101,24 +101,14 @@ def _erfinv_any(x):
     return torch.where(torch.isnan(y), 0.0, y).to(x.dtype)
 
 
-class _ReLU(torch.autograd.Function):
-    """relu whose gradient is NaN where the input is NaN, as MXNet's (torch's is 0)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        y = torch.relu(x)
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, g):
-        y, = ctx.saved_tensors
-        return g * torch.where(torch.isnan(y), y, torch.gt(y, 0).to(y.dtype))
-
-
 def _relu(x):
     if x.requires_grad and torch.is_grad_enabled():
-        return _ReLU.apply(x)
+        # MXNet's gradient is NaN where x is NaN (torch's relu passes g there). Recorded
+        # natively, as relu(x * k) with k = clip(x, 1, 1) (1, NaN where x is NaN): relu's
+        # backward reads its output as it is then (an executor's output changed in place, as in
+        # MXNet), and the product's carries the NaN; a Python autograd.Function would cost more
+        # than the kernels. (Where x <= 0 an infinite g gives 0, not MXNet's g * 0 = NaN.)
+        return torch.relu(x * x.detach().clamp(1, 1))
     return torch.relu(x)
 
 

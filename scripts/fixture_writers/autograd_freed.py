@@ -4,7 +4,8 @@ backward stops where it reaches them -- the pattern of an RNN state carried from
 batch (d2lzh's train_and_predict_rnn). The variables ('write' and 'add') get only what the
 new graph sends them; variables that only the old graph reaches keep their gradients; losses
 recorded together and differentiated one by one (d2lzh's multi-context ``train``) are not
-cut. The same ``run(mx)`` executes under mxcompat in tests/test_autograd_freed.py."""
+cut; a freed graph is cut also behind arrays computed from it outside ``record()``. The same
+``run(mx)`` executes under mxcompat in tests/test_autograd_freed.py."""
 import os
 
 import numpy as np
@@ -52,6 +53,22 @@ def run(mx):
     f.backward()
     for name, a in (('x', x), ('v', v), ('only_old', only_old)):
         out['reuse/second/%s' % name] = a.grad.asnumpy()
+
+    # a freed array reached through arrays computed from it outside record() (a reshape and a
+    # sum: nodes newer than the freeing backward stand between the new graph and the freed one)
+    q = _x(mx, [0.5, -1.5, 2.])
+    r = _x(mx, [1., 2., 3.])
+    for a in (q, r):
+        a.attach_grad()
+    with ag.record():
+        e = nd.sigmoid(q * r)
+    e.backward()
+    s = (e.reshape((3, 1)) + 1).sum()
+    with ag.record():
+        f = (s * r * q).sum()
+    f.backward()
+    for name, a in (('q', q), ('r', r)):
+        out['outside/%s' % name] = a.grad.asnumpy()
 
     # losses recorded together, differentiated one after the other
     p = _x(mx, [0.3, -0.7])
