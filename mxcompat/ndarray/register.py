@@ -89,16 +89,6 @@ def _safe(name):
     return name + '_' if keyword.iskeyword(name) else name
 
 
-# a parameter whose value passes its kind's check here needs no conversion (Enum kinds always
-# convert: their converter validates the choice); an optional kind (``Opt(Float)``: 'float or
-# None') takes its base kind's check, as its converter gives those values back unchanged
-_NATIVE_CHECKS = {
-    registry.Int.name: 'type(%(p)s) is int',
-    registry.Float.name: 'type(%(p)s) is float',
-    registry.Bool.name: '%(p)s is True or %(p)s is False',
-    registry.DType.name: 'type(%(p)s) is str and %(p)s in _DTYPE_NAMES',
-}
-_OPTIONAL = ' or None'
 # a Python int where the kind's converter makes a float or a shape of it: converted inline
 _INT_INLINE = {to_float: 'float(%(p)s)', to_shape: '(%(p)s,)'}
 
@@ -196,10 +186,8 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
             conv_lines.append('        if %s is _REQ: raise _bad_param(_op, %r, _REQ, None)'
                               % (p, pname))
         if kind is not registry.Any:
-            # values that already have the kind's Python type skip the converter
-            native = _NATIVE_CHECKS.get(kind.name[:-len(_OPTIONAL)] if
-                                        kind.name.endswith(_OPTIONAL) else kind.name)
-            skip = ' and not (%s)' % (native % {'p': p}) if native else ''
+            # values the converter would give back unchanged skip it (Kind.native)
+            skip = ' and not (%s)' % (kind.native % {'p': p}) if kind.native else ''
             # (_pn, _pv: the parameter being converted, for the error message)
             conv = '_c_%s(%s)' % (p, p)
             inner = kind if kind.base is None else kind.base
