@@ -103,12 +103,15 @@ class UFunc(collections.namedtuple('UFunc', 'on_other check_kwargs check_out inp
     __slots__ = ()
 
 
-def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', ufunc=None):
+def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', ufunc=None,
+                  sequence=None):
     """Build the mx.nd function for ``op`` under the name ``func_name``; its results are
     ``array_cls`` arrays (``mx.np.ndarray`` for the NumPy front end).
 
     ``ufunc`` (a :class:`UFunc`) makes the function a NumPy ufunc over an operator without
-    parameters.
+    parameters. ``sequence``, for a variadic operator, names the first argument, which takes
+    the inputs as one sequence (NumPy's ``concatenate(seq, axis=0)``) rather than one by one;
+    the count of inputs is then no argument.
     """
     g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
          '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
@@ -134,17 +137,18 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('        kwargs.pop("attr", None)')
         body.append('        if kwargs: raise _bad_kwargs(_op, kwargs)')
     if op.variadic:
-        vname = _safe(op.inputs[0][1:])
-        sig.append('*' + vname)
+        vname = sequence or _safe(op.inputs[0][1:])
+        sig.append(vname if sequence else '*' + vname)
         # up to two inputs are passed one by one: a call with *args and keywords costs more
         # (the call below picks its form by _n; -1: the tensors _in_opt gave, in _ts)
-        body.append('    _n = len(%s)' % vname)
         body.append('    try:')
+        body.append('        _n = len(%s)' % vname)
         body.append('        if _n == 2: _a0 = %s[0]._t; _a1 = %s[1]._t' % (vname, vname))
         body.append('        elif _n == 1: _a0 = %s[0]._t' % vname)
         body.append('        elif _n: _ts = [_x._t for _x in %s]' % vname)
         body.append('        _cx = %s[0]._ctx if _n else None' % vname)
-        body.append('    except AttributeError:')
+        body.append('    except %s:' % ('(AttributeError, TypeError)' if sequence else 'AttributeError'))
+        # (a sequence without len(), a generator: its items one by one)
         body.append('        _ts = [_in_opt(%r, %r, _x) for _x in %s]' % (op.name, vname, vname))
         body.append('        _n = -1')
         body.append('        _cx = None')
@@ -174,8 +178,10 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     for pname, (kind, default) in op.params.items():
         p = _safe(pname)
         if op.variadic and pname == (op.key_var_num_args or 'num_args'):
-            sig.append('%s=None' % p)
-            conv_lines.append('        %s = len(%s)' % (p, _safe(op.inputs[0][1:])))
+            if not sequence:
+                sig.append('%s=None' % p)
+            conv_lines.append('        %s = %s' % (p, '_n if _n >= 0 else len(_ts)' if sequence
+                                                    else 'len(%s)' % _safe(op.inputs[0][1:])))
             call_params.append((pname, p))
             continue
         dname = '_d_' + p
