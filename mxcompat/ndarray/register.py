@@ -89,16 +89,6 @@ def _safe(name):
     return name + '_' if keyword.iskeyword(name) else name
 
 
-# a parameter whose value passes its kind's check here needs no conversion (Enum kinds always
-# convert: their converter validates the choice); an optional kind (``Opt(Float)``: 'float or
-# None') takes its base kind's check, as its converter gives those values back unchanged
-_NATIVE_CHECKS = {
-    registry.Int.name: 'type(%(p)s) is int',
-    registry.Float.name: 'type(%(p)s) is float',
-    registry.Bool.name: '%(p)s is True or %(p)s is False',
-    registry.DType.name: 'type(%(p)s) is str and %(p)s in _DTYPE_NAMES',
-}
-_OPTIONAL = ' or None'
 # a Python int where the kind's converter makes a float or a shape of it: converted inline
 _INT_INLINE = {to_float: 'float(%(p)s)', to_shape: '(%(p)s,)'}
 
@@ -113,12 +103,15 @@ class UFunc(collections.namedtuple('UFunc', 'on_other check_kwargs check_out inp
     __slots__ = ()
 
 
-def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', ufunc=None):
+def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', ufunc=None,
+                  sequence=None):
     """Build the mx.nd function for ``op`` under the name ``func_name``; its results are
     ``array_cls`` arrays (``mx.np.ndarray`` for the NumPy front end).
 
     ``ufunc`` (a :class:`UFunc`) makes the function a NumPy ufunc over an operator without
-    parameters.
+    parameters. ``sequence``, for a variadic operator, names the first argument, which takes
+    the inputs as one sequence (NumPy's ``concatenate(seq, axis=0)``) rather than one by one;
+    the count of inputs is then no argument.
     """
     g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
          '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
@@ -144,17 +137,18 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('        kwargs.pop("attr", None)')
         body.append('        if kwargs: raise _bad_kwargs(_op, kwargs)')
     if op.variadic:
-        vname = _safe(op.inputs[0][1:])
-        sig.append('*' + vname)
+        vname = sequence or _safe(op.inputs[0][1:])
+        sig.append(vname if sequence else '*' + vname)
         # up to two inputs are passed one by one: a call with *args and keywords costs more
         # (the call below picks its form by _n; -1: the tensors _in_opt gave, in _ts)
-        body.append('    _n = len(%s)' % vname)
         body.append('    try:')
+        body.append('        _n = len(%s)' % vname)
         body.append('        if _n == 2: _a0 = %s[0]._t; _a1 = %s[1]._t' % (vname, vname))
         body.append('        elif _n == 1: _a0 = %s[0]._t' % vname)
         body.append('        elif _n: _ts = [_x._t for _x in %s]' % vname)
         body.append('        _cx = %s[0]._ctx if _n else None' % vname)
-        body.append('    except AttributeError:')
+        body.append('    except %s:' % ('(AttributeError, TypeError)' if sequence else 'AttributeError'))
+        # (a sequence without len(), a generator: its items one by one)
         body.append('        _ts = [_in_opt(%r, %r, _x) for _x in %s]' % (op.name, vname, vname))
         body.append('        _n = -1')
         body.append('        _cx = None')
@@ -184,8 +178,10 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     for pname, (kind, default) in op.params.items():
         p = _safe(pname)
         if op.variadic and pname == (op.key_var_num_args or 'num_args'):
-            sig.append('%s=None' % p)
-            conv_lines.append('        %s = len(%s)' % (p, _safe(op.inputs[0][1:])))
+            if not sequence:
+                sig.append('%s=None' % p)
+            conv_lines.append('        %s = %s' % (p, '_n if _n >= 0 else len(_ts)' if sequence
+                                                    else 'len(%s)' % _safe(op.inputs[0][1:])))
             call_params.append((pname, p))
             continue
         dname = '_d_' + p
@@ -196,10 +192,8 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
             conv_lines.append('        if %s is _REQ: raise _bad_param(_op, %r, _REQ, None)'
                               % (p, pname))
         if kind is not registry.Any:
-            # values that already have the kind's Python type skip the converter
-            native = _NATIVE_CHECKS.get(kind.name[:-len(_OPTIONAL)] if
-                                        kind.name.endswith(_OPTIONAL) else kind.name)
-            skip = ' and not (%s)' % (native % {'p': p}) if native else ''
+            # values the converter would give back unchanged skip it (Kind.native)
+            skip = ' and not (%s)' % (kind.native % {'p': p}) if kind.native else ''
             # (_pn, _pv: the parameter being converted, for the error message)
             conv = '_c_%s(%s)' % (p, p)
             inner = kind if kind.base is None else kind.base

@@ -781,8 +781,38 @@ _UFUNC_ALIASES = {'divide': 'true_divide', 'remainder': 'mod', 'rad2deg': 'degre
                   'deg2rad': 'radians', 'invert': 'bitwise_not'}
 
 
+def _function(name, check_kwargs):
+    """The function ``name`` of two arrays (``dot``, ``matmul``): the generated function of its
+    entry, which has no parameters, with ``check_kwargs(name, kwargs)`` for keyword
+    arguments."""
+    return make_function(_entry(name), name, ndarray, 'mxnet.numpy',
+                         UFunc(_not_arrays, check_kwargs, None, ('a', 'b')))
+
+
+def _not_arrays(a, b, out):  # pylint: disable=unused-argument
+    return NotImplemented  # (MXNet's error for an input that is no array)
+
+
+def _no_kwargs(name, kwargs):
+    raise TypeError("%s() got an unexpected keyword argument '%s'" % (name, next(iter(kwargs))))
+
+
+def _sequence(name, arg):
+    """The function ``name`` of a sequence of arrays, ``arg`` (``concatenate(seq, axis=0)``):
+    the generated function of its variadic entry, taking the sequence as one argument."""
+    return make_function(_entry(name), name, ndarray, 'mxnet.numpy', sequence=arg)
+
+
 def _define_ufuncs(space):
-    """Put the element-wise functions, made over ``_npi``, into the namespace ``space``."""
+    """Put the element-wise functions and those bound straight to their entries (``dot``,
+    ``concatenate``, ...), made over ``_npi``, into the namespace ``space``."""
+    for name, f in (('dot', _function('dot', _no_kwargs)),
+                    ('matmul', _function('matmul', _check_ufunc_kwargs)),
+                    ('concatenate', _sequence('concatenate', 'seq')),
+                    ('stack', _sequence('stack', 'arrays'))):
+        f.__name__ = f.__qualname__ = name
+        f.__module__ = 'mxnet.numpy'
+        space[name] = f
     for name in _BINARY_UFUNCS + _UNARY_UFUNCS:
         f = _binary(name, 'r%s_scalar' % name if name in _REVERSED else None) \
             if name in _BINARY_UFUNCS else _unary(name)
@@ -940,18 +970,6 @@ def expand_dims(a, axis):
 
 
 @set_module('mxnet.numpy')
-def concatenate(seq, axis=0, out=None):
-    """Join a sequence of arrays along an existing axis."""
-    return _npi.concatenate(*seq, axis=axis, out=out)
-
-
-@set_module('mxnet.numpy')
-def stack(arrays, axis=0, out=None):
-    """Join a sequence of arrays along a new axis."""
-    return _npi.stack(*arrays, axis=axis, out=out)
-
-
-@set_module('mxnet.numpy')
 def swapaxes(a, axis1, axis2):
     """Interchange two axes of an array."""
     return _npi.swapaxes(a, dim1=axis1, dim2=axis2)
@@ -1000,19 +1018,6 @@ def copy(a):
 
 
 # ------------------------------------------------------------------------ products
-@set_module('mxnet.numpy')
-def dot(a, b, out=None):
-    """Dot product of two arrays."""
-    return _npi.dot(a, b, out=out)
-
-
-@set_module('mxnet.numpy')
-def matmul(a, b, out=None, **kwargs):
-    """Matrix product of two arrays."""
-    _check_kwargs('matmul', kwargs)
-    return _npi.matmul(a, b, out=out)
-
-
 @set_module('mxnet.numpy')
 def tensordot(a, b, axes=2):
     """Tensor dot product along the specified axes."""

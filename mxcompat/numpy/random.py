@@ -23,7 +23,8 @@ def _two_params(op, names, a, b, size, **kwargs):
     scalar parameter None), the others scalar parameters."""
     if not isinstance(a, NDArray) and not isinstance(b, NDArray):  # (the common case)
         kwargs[names[0]], kwargs[names[1]] = a, b
-        return op(size=_size(size), **kwargs)
+        kwargs['size'] = None if size == () else size  # (_size, inline)
+        return op(**kwargs)
     arrays = [v for v in (a, b) if isinstance(v, NDArray)]
     scalars = {n: (None if isinstance(v, NDArray) else v) for n, v in zip(names, (a, b))}
     return op(*arrays, size=_size(size), **scalars, **kwargs)

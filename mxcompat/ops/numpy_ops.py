@@ -469,9 +469,29 @@ def np_reshape(a, newshape, order):
     try:
         return torch.reshape(a, newshape)
     except RuntimeError:  # (checked by torch: no cost when valid)
-        if newshape.count(-1) > 1:
-            raise MXNetError('reshape: can only specify one unknown dimension') from None
-        raise
+        raise MXNetError(_reshape_error(a.numel(), newshape)) from None
+
+
+def _reshape_error(size, newshape):
+    """MXNet's message for a shape that an array of ``size`` elements cannot take."""
+    known, unknown = 1, False
+    for d in newshape:
+        if d == -1 and unknown:
+            return 'Check failed: !has_unknown_dim_size: Can only specify one unknown dimension'
+        if d < 0 and d != -1:
+            return ('Check failed: param.newshape[i] == -1 (%d vs. -1) : The shape dimension '
+                    'size to inferred must be -1' % d)
+        unknown = unknown or d == -1
+        known *= d if d >= 0 else 1
+    shape = '[%s]' % ','.join(str(d) for d in newshape)
+    if unknown and not known:
+        return ('Check failed: known_dim_size_prod != 0 (0 vs. 0) : Cannot reshape array of '
+                'size %d into shape %s' % (size, shape))
+    if unknown:
+        return ('Check failed: src.Size() %% known_dim_size_prod == 0 (%d vs. 0) : Cannot '
+                'reshape array of size %d into shape %s' % (size % known, size, shape))
+    return ('Check failed: src.Size() == dst->Size() (%d vs. %d) : Cannot reshape array of '
+            'size %d into shape %s' % (size, known, size, shape))
 
 
 @register('_np_transpose', inputs=('a',), params={'axes': (Opt(Shape), None)})

@@ -17,6 +17,8 @@ normal, logistic, gumbel, exponential, rayleigh, weibull and pareto samples are 
 functions of their parameters (``loc + scale * noise``, ...), the others give zero gradients
 (MXNet's MakeZeroGradNodes).
 """
+import operator
+
 import torch
 
 from ..base import MXNetError, dtype_torch
@@ -206,8 +208,12 @@ _DISTS = (
 
 
 def _sampler(opname, pnames, draw, check, grad, batch, doc):
+    # (the parameters' values in one C call)
+    scalars = operator.itemgetter(*pnames) if len(pnames) > 1 else \
+        (lambda kwargs: (kwargs[pnames[0]],))
+
     def sample(*arrays, size, ctx, dtype='float32', **kwargs):
-        values = [kwargs[n] for n in pnames] if not arrays else None
+        values = scalars(kwargs) if not arrays else None
         if values is None or None in values:  # array parameters, or a missing one
             values = _params(opname, pnames, arrays, kwargs)
         check(values)

@@ -34,7 +34,9 @@ def _dtype_kind(*names):
             raise ValueError("Invalid Input: '%s', valid values are: {%s}"
                              % (name, ', '.join("'%s'" % n for n in names)))
         return name
-    return Kind('{%s}' % ', '.join("'%s'" % n for n in names), convert)
+    # (a name of the set given as such needs no conversion)
+    native = 'type(%%(p)s) is str and %%(p)s in %r' % (tuple(n for n in names if n != 'None'),)
+    return Kind('{%s}' % ', '.join("'%s'" % n for n in names), convert, native=native)
 
 
 _REAL_DTYPE = _dtype_kind('None', 'float16', 'float32', 'float64')

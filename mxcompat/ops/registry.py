@@ -24,31 +24,37 @@ __all__ = ['OpDef', 'register', 'get', 'all_ops', 'REQUIRED', 'Int', 'Float', 'B
 
 class Kind:
     """A parameter kind: a converter from Python values and MXNet attribute strings; ``base``
-    is the kind an optional kind (``Opt``) wraps."""
-    __slots__ = ('name', 'convert', 'base')
+    is the kind an optional kind (``Opt``) wraps. ``native``, where not None, is a Python
+    expression over ``%(p)s`` (the value) that is true exactly for values the converter gives
+    back unchanged: the generated front ends (ndarray/register.py) skip the converter for
+    them. A kind whose converter checks or rounds such values (bounds, float32) leaves it
+    None, or narrows it, as ``AtLeast`` does."""
+    __slots__ = ('name', 'convert', 'base', 'native')
 
-    def __init__(self, name, convert, base=None):
+    def __init__(self, name, convert, base=None, native=None):
         self.name = name
         self.convert = convert
         self.base = base
+        self.native = native
 
     def __repr__(self):
         return self.name
 
 
-Int = Kind('int', to_int)
-Float = Kind('float', to_float)
-Bool = Kind('boolean', to_bool)
+# (``_DTYPE_NAMES``: the front ends' set of dtype names)
+Int = Kind('int', to_int, native='type(%(p)s) is int')
+Float = Kind('float', to_float, native='type(%(p)s) is float')
+Bool = Kind('boolean', to_bool, native='%(p)s is True or %(p)s is False')
 Str = Kind('string', to_str)
 Shape = Kind('Shape(tuple)', to_shape)
 FloatTuple = Kind('tuple of <float>', to_float_tuple)
-DType = Kind('dtype', to_dtype)
+DType = Kind('dtype', to_dtype, native='type(%(p)s) is str and %(p)s in _DTYPE_NAMES')
 Any = Kind('any', to_any)
 
 
 def Opt(kind):
     """The same kind, also accepting None."""
-    return Kind(kind.name + ' or None', optional(kind.convert), kind)
+    return Kind(kind.name + ' or None', optional(kind.convert), kind, kind.native)
 
 
 def AtLeast(kind, low):
@@ -66,7 +72,8 @@ def AtLeast(kind, low):
             if x is not None and x < low:
                 raise ValueError('must be at least %d, got %r' % (low, v))
         return out
-    return Kind(kind.name, convert)
+    native = None if kind.native is None else '(%s) and %%(p)s >= %d' % (kind.native, low)
+    return Kind(kind.name, convert, native=native)
 
 
 def Enum(*choices):

@@ -20,6 +20,16 @@ def _data(shape, name, dtype='float32', low=-2, high=2):
     return _rng(name).uniform(low, high, size=shape).astype(dtype)
 
 
+def _error(mx, fn):
+    """'<exception type>: <message>' of ``fn()`` (an MXNetError's message without MXNet's
+    traceback: its text after the last 'MXNetError: '), or 'none'."""
+    try:
+        fn()
+    except Exception as err:  # pylint: disable=broad-except
+        return '%s: %s' % (type(err).__name__, str(err).split('MXNetError: ')[-1])
+    return 'none'
+
+
 def _semantics(mx, out):
     np = mx.np
     a = np.array(_data((2, 3), 'a'))
@@ -52,6 +62,8 @@ def _semantics(mx, out):
     z = np.zeros((0, 3))
     out['zerosize/sum0'] = z.sum(axis=0).asnumpy()
     out['zerosize/reshape'] = z.reshape(3, 0).asnumpy()
+    for k, shape in enumerate([4, (4, -1), (-1, -1), (0, -1), (-2, 3), (7, 0)]):
+        out['reshape/error-%d' % k] = onp.array(_error(mx, lambda: a.reshape(shape)))
     out['zerosize/concat'] = np.concatenate([z, a], axis=0).asnumpy()
     out['zerosize/shape'] = onp.array((z + 1).shape)
     x = np.array(_data((4, 5, 3), 'x'))

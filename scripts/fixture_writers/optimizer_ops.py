@@ -73,6 +73,14 @@ def _(mx, a, k):
                      clip_gradient=0.8, out=a['w'])
 
 
+# float64 weights: MXNet holds lr and wd as float32 (0.1 is 0.10000000149...), which shows
+# in a float64 update at a tolerance far below float32's
+@scenario('sgd_f64_f32_params', tol=1e-13, w=_w(np.float64))
+def _(mx, a, k):
+    mx.nd.sgd_update(a['w'], _grad(mx, 'sgd_f64_f32_params', k, SHAPE, np.float64), lr=0.1,
+                     wd=0.3, out=a['w'])
+
+
 @scenario('sgd_mom', w=_w(), mom=_zeros(SHAPE))
 def _(mx, a, k):
     mx.nd.sgd_mom_update(a['w'], _grad(mx, 'sgd_mom', k, SHAPE), a['mom'], lr=0.1,

@@ -57,6 +57,13 @@ CASES = [
     case('fc-bad-bias', 'FullyConnected',
          kwargs={'data': arr('fcbb/d', 2, 4), 'weight': arr('fcbb/w', 3, 4),
                  'bias': arr('fcbb/b', 4), 'num_hidden': 3}, check='error'),
+    # MXNet's lower bound on num_hidden, for a Python int too
+    case('fc-num-hidden-0', 'FullyConnected',
+         kwargs={'data': arr('fcz/d', 2, 4), 'weight': arr('fcz/w', 0, 4),
+                 'bias': arr('fcz/b', 0), 'num_hidden': 0}, check='error'),
+    case('fc-num-hidden-neg', 'FullyConnected',
+         kwargs={'data': arr('fcz/d', 2, 4), 'weight': arr('fcz/w', 1, 4),
+                 'bias': arr('fcz/b', 1), 'num_hidden': -1}, check='error'),
     # shapes torch would broadcast silently: one weight row, a (1,) or (1, num_hidden) bias
     case('fc-bad-weight-rows', 'FullyConnected',
          kwargs={'data': arr('fcr/d', 2, 4), 'weight': arr('fcr/w', 1, 4),
@@ -167,6 +174,9 @@ CASES = [
          kwargs={'data': np.array([[0, 2, 1], [3, 3, 0]], dtype=np.float32),
                  'weight': arr('emb/w', 4, 5), 'input_dim': 4, 'output_dim': 5},
          grad=['weight']),
+    case('embedding-input-dim-0', 'Embedding',
+         kwargs={'data': np.array([0.0], dtype=np.float32), 'weight': arr('emb0/w', 1, 5),
+                 'input_dim': 0, 'output_dim': 5}, check='error'),
     case('embedding-clip-trunc', 'Embedding',
          kwargs={'data': np.array([-1.0, 0.7, 2.5, 9.0, 3.9], dtype=np.float32),
                  'weight': arr('embc/w', 4, 3), 'input_dim': 4, 'output_dim': 3},

@@ -217,6 +217,7 @@ CASES += [
     case('SliceChannel', 'SliceChannel', [X], {'num_outputs': 3}, grad=[0]),
     case('split-axis0-squeeze', 'split', [X], {'num_outputs': 2, 'axis': 0,
                                                'squeeze_axis': True}, grad=[0]),
+    case('split-num-outputs-0', 'split', [X], {'num_outputs': 0}, check='error'),
     case('split-neg', 'split', [X], {'num_outputs': 2, 'axis': -1}, grad=[0]),
     case('split-one', 'split', [X], {'num_outputs': 1, 'axis': 1}),
     case('split-partial-grad', 'split', [X], {'num_outputs': 3, 'axis': 1}, grad=[0],

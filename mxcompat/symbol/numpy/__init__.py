@@ -143,7 +143,29 @@ def _binary(name, rname=None):
     return ufunc
 
 
-_SPACE.update(_unary=_unary, _binary=_binary)
+def _function(name, check_kwargs):
+    """The symbol function ``name`` of two arrays (``dot``, ``matmul``)."""
+    fn = getattr(_npi, name)
+
+    def function(a, b, out=None, **kwargs):
+        if kwargs:
+            check_kwargs(name, kwargs)
+        return fn(a, b, out=out)
+    function.__doc__ = fn.__doc__
+    return function
+
+
+def _sequence(name, arg):  # pylint: disable=unused-argument
+    """The symbol function ``name`` of a sequence of arrays (``concatenate``, ``stack``)."""
+    fn = getattr(_npi, name)
+
+    def function(seq, axis=0, out=None):
+        return fn(*seq, axis=axis, out=out)
+    function.__doc__ = fn.__doc__
+    return function
+
+
+_SPACE.update(_unary=_unary, _binary=_binary, _function=_function, _sequence=_sequence)
 _SPACE['_define_ufuncs'](_SPACE)
 for _name in _ma.__all__:
     if _name not in _DATA_ONLY:
