@@ -824,8 +824,8 @@ def _inplace(self, other, fn):
         if t.requires_grad and (t.is_leaf or t._base is not None and t._base.is_leaf):
             # outside record() (checked above) MXNet writes in place without a graph: a
             # Parameter's data, or a view of it such as ``w[0:1]``, is updated as plain data
-            with torch.no_grad():
-                fn(t, other)
+            # (through a detached alias: not recorded, as under no_grad, without its cost)
+            fn(t.detach(), other)
         else:
             fn(t, other)
     except RuntimeError as e:

@@ -12,8 +12,9 @@ import torch
 
 from ..base import dtype_torch, dtype_np, torch_to_np_type
 from ..context import Context, current_context
+from .. import autograd as _autograd
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
-    _flip_negative_steps, _device_and_ctx, _on_ctx
+    _flip_negative_steps, _device_and_ctx, _on_ctx, _inplace as _nd_inplace
 from ..ndarray.register import make_function, UFunc
 from ..ops import registry
 from ..util import set_module, _check_ufunc_kwargs
@@ -236,13 +237,28 @@ class ndarray(NDArray):
         _setitem(self, Ellipsis, result, True)
         return self
 
+    def _same_kind(self, other):
+        """Whether ``self op= other`` is torch's in-place operator: an operand of this array's
+        shape and dtype, outside record() (NumPy's result and MXNet's, without the temporary
+        result and its assignment that the general case costs)."""
+        if type(other) is not ndarray:
+            return False
+        t, o = self._t, other._t
+        return o.dtype is t.dtype and o.shape == t.shape and not _autograd._state.recording
+
     def __iadd__(self, other):
+        if self._same_kind(other):
+            return _nd_inplace(self, other, torch.Tensor.add_)
         return self._inplace(self + other)
 
     def __isub__(self, other):
+        if self._same_kind(other):
+            return _nd_inplace(self, other, torch.Tensor.sub_)
         return self._inplace(self - other)
 
     def __imul__(self, other):
+        if self._same_kind(other):
+            return _nd_inplace(self, other, torch.Tensor.mul_)
         return self._inplace(self * other)
 
     def __itruediv__(self, other):
