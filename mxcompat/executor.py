@@ -477,6 +477,9 @@ class Executor:
                    for name, arr, shape in zip(self._aux_names, self.aux_arrays, aux_shapes)]
         new = Executor(self._symbol, self._ctx, new_args, new_grads, self._grad_req, new_aux,
                        self._group2ctx)
+        # as MXNet's, the reshaped executor keeps the monitor callback
+        new._monitor, new._monitor_all, new._monitor_steps = \
+            self._monitor, self._monitor_all, self._monitor_steps
         # the outputs share memory too: the new executor writes into the start of ours
         outs = self.outputs
         if outs and len(outs) == len(out_shapes):
@@ -549,8 +552,9 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
     """Allocate arrays from inferred shapes, types and storage types (the variables' ``stype``
     and ``stype_dict``: arguments only, gradients are dense), then bind (Symbol.simple_bind)."""
     stypes = _var_storage_types(symbol.attr_dict(), stype_dict)
-    # as MXNet, only tuple-valued keywords are shapes; anything else is ignored
-    shapes = {k: v for k, v in shapes.items() if isinstance(v, (tuple, list))}
+    # as MXNet, only tuple-valued keywords naming an input are shapes; the rest are ignored
+    inputs = set(symbol.list_inputs())
+    shapes = {k: v for k, v in shapes.items() if isinstance(v, tuple) and k in inputs}
     arg_shapes, out_shapes, aux_shapes = symbol.infer_shape(**shapes)
     if arg_shapes is None:
         partial = symbol.infer_shape_partial(**shapes)[0]

@@ -38,6 +38,10 @@ def test_op_hook_names(case):
     assert _results()['gluon'][case] == WANT['gluon'][case]
 
 
+def test_reshaped_executor_keeps_monitor():
+    assert _results()['reshaped'] == WANT['reshaped']
+
+
 
 _CHUNKED = []
 

@@ -13,7 +13,8 @@ from mxcompat.test_utils import environment
 from scripts.fixture_writers.symbol_passes import (
     CSE_CASES, DEBUG_CASES, GRAD_CASES, GRAD_REQS, PLAN_CASES, SHAPE_CASES, _lstm_group,
     arange_infer_range, cse_case, debug_case, grad_case, grad_req, grad_shapes, nondiff_grads,
-    ones_unknown_dims, empty_shape_inputless, plan_case, shape_case, variadic_auto_variables)
+    ones_unknown_dims, empty_shape_inputless, plan_case, shape_case, simple_bind_keywords,
+    variadic_auto_variables)
 
 from conftest import FIXTURES
 
@@ -146,6 +147,10 @@ def test_empty_shape_of_inputless_op_is_inferred(facts):
 
 def test_variadic_operator_makes_its_variables(facts):
     assert variadic_auto_variables(mx) == facts['variadic_auto_variables']
+
+
+def test_simple_bind_shape_keywords(facts):
+    assert simple_bind_keywords(mx) == facts['simple_bind_keywords']
 
 
 def test_nondifferentiable_backward_writes_zeros(facts):

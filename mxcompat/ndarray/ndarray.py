@@ -221,11 +221,11 @@ class NDArray:
             if other.shape != self.shape:
                 raise MXNetError('copyto: shape mismatch, source %s vs destination %s'
                                  % (self.shape, other.shape))
-            with torch.no_grad():
-                other._t.copy_(self._t)
+            _assign(other, self._t)  # recorded under autograd.record(), as MXNet's _copyto
             return other
         if isinstance(other, Context):
-            return _on_ctx(self._t.detach().to(other.torch_device, copy=True), other)
+            t = self._t if torch.is_grad_enabled() else self._t.detach()
+            return _on_ctx(t.to(other.torch_device, copy=True), other)
         raise TypeError('copyto does not support type ' + str(type(other)))
 
     def as_in_context(self, context):
@@ -1021,6 +1021,21 @@ def _device_and_ctx(ctx):
     elif not isinstance(ctx, Context):
         ctx = as_context(ctx)
     return ctx.torch_device, ctx
+
+
+def _assign(o, r):
+    """Write ``r`` into the array ``o`` (``out=`` and ``copyto``): recorded as an in-place copy
+    under ``autograd.record()`` unless ``o`` is a variable with a gradient buffer."""
+    t = o._t
+    if t is r:
+        return
+    if t.shape != r.shape:
+        raise MXNetError('out= array has shape %s but the result has shape %s'
+                         % (tuple(t.shape), tuple(r.shape)))
+    if t.requires_grad or r.requires_grad and not torch.is_grad_enabled():
+        t.detach().copy_(r)  # not recorded (cheaper than a no_grad block)
+    else:
+        t.copy_(r)
 
 
 def _on_ctx(t, ctx):

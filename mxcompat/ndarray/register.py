@@ -13,7 +13,7 @@ import torch
 from ..base import MXNetError, REQUIRED, DTYPE_NAMES, to_float, to_shape
 from ..context import mixed_context_error
 from ..ops import registry
-from .ndarray import NDArray
+from .ndarray import NDArray, _assign
 
 __all__ = ['make_function', 'namespace_of', 'UFunc']
 
@@ -60,19 +60,6 @@ def _write_out(out, res):
         return out
     _assign(out, res)
     return out
-
-
-def _assign(o, r):
-    t = o._t
-    if t is r:
-        return
-    if t.shape != r.shape:
-        raise MXNetError('out= array has shape %s but the result has shape %s'
-                         % (tuple(t.shape), tuple(r.shape)))
-    if t.requires_grad or r.requires_grad and not torch.is_grad_enabled():
-        t.detach().copy_(r)  # not recorded (cheaper than a no_grad block)
-    else:
-        t.copy_(r)
 
 
 def _wrap_multi(res, nvis, ctx=None, cls=NDArray):

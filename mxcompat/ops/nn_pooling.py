@@ -165,7 +165,17 @@ def pooling(data, *, kernel, pool_type, global_pool, cudnn_off, pooling_conventi
                              "(batch, channel, x) without pad, got data %s and pad %s"
                              % (tuple(data.shape), pad))
     stride, pad = stride[:nd], pad[:nd]
+    if nd == 3 and pool_type != 'max' and data.dtype == torch.float16 and not data.is_cuda:
+        # torch's CPU avg_pool3d has no float16 kernel; MXNet's CPU pooling takes float16
+        return pooling(data.float(), kernel=kernel, pool_type=pool_type, global_pool=False,
+                       cudnn_off=cudnn_off, pooling_convention=pooling_convention,
+                       stride=stride, pad=pad, p_value=p_value,
+                       count_include_pad=count_include_pad, layout=layout).half()
     x = data.movedim(-1, 1) if channel_last else data
+    if x.is_cuda and pool_type != 'max' and any(pad) and not x.is_contiguous():
+        # torch's CUDA avg_pool backward for channels-last strides ignores the padding
+        # (pytorch/pytorch#188344): a transposed NWC/NHWC input got wrong gradients
+        x = x.contiguous()
     sizes = x.shape[2:]
     for L, k, p in zip(sizes, kernel, pad):
         if k > L + 2 * p:
@@ -250,7 +260,8 @@ def _nearest(x, scale):
 
 
 @register('UpSampling', named_outputs=True,
-          input_init={'weight': '["bilinear", {}]'},
+          # MXNet gives its second input a bilinear initializer whatever the sample_type
+          input_init={'weight': '["bilinear", {}]', 'arg1': '["bilinear", {}]'},
           inputs=('*data',), key_var_num_args='num_args',
           infer_shape=param_shapes.upsampling,
           params={'scale': (Int, REQUIRED), 'num_filter': (Int, 0),

@@ -799,12 +799,20 @@ def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=Non
     if op.variadic:
         for s in pos_inputs:
             entries.append(_single_entry(s, op, node_name))
-        if not pos_inputs and converted.get(key):
+        if op.input_rule is not None:
+            # the inputs the operator lists (UpSampling's data, weight) past those given
+            missing = input_names[len(pos_inputs):]
+        elif not pos_inputs and converted.get(key):
             # given num_args and no inputs, MXNet makes the variables <name>_arg0, _arg1, ...
+            missing = ['arg%d' % i for i in range(converted[key])]
+        else:
+            missing = []
+        for iname in missing:
             vattrs = dict(sparams)
             vattrs.update(attrs)
-            for i in range(converted[key]):
-                entries.append((Node(None, '%s_arg%d' % (node_name, i), dict(vattrs)), 0))
+            if iname in op.input_init:
+                vattrs['__init__'] = op.input_init[iname]
+            entries.append((Node(None, '%s_%s' % (node_name, iname), vattrs), 0))
     else:
         if len(pos_inputs) > len(input_names):
             raise MXNetError('Operator %s takes %d inputs (%s), %d given'

@@ -1,7 +1,9 @@
 """Contexts from real MXNet: operators on arrays of a host context other than cpu(0) return
 arrays of that context; recurrent cells unrolled on cpu(1) take their begin states' context
 from the inputs (values and contexts of outputs and states); pickled and deep-copied arrays
-come back on cpu(0) whatever the current context. The same ``run(mx)`` executes under mxcompat
+come back on cpu(0) whatever the current context; copies between contexts made under
+``autograd.record()`` (``copyto`` a context or an array, ``as_in_context``) pass gradients
+back, as MXNet records them as ``_copyto``. The same ``run(mx)`` executes under mxcompat
 in tests/test_contexts.py."""
 import copy
 import os
@@ -43,6 +45,20 @@ def run(mx):
     put_ctx('deepcopy', copy.deepcopy(a))
     with mx.cpu(2):
         put_ctx('deepcopy_in_cpu2', copy.deepcopy(a))
+
+    w = nd.array(_seeded('w', (3, 4)))
+    dst = nd.zeros((3, 4), ctx=ctx)
+    for key, move in (('copyto_ctx', lambda y: y.copyto(ctx)),
+                      ('copyto_same_ctx', lambda y: y.copyto(mx.cpu(0))),
+                      ('copyto_array', lambda y: y.copyto(dst)),
+                      ('as_in_context', lambda y: y.as_in_context(ctx))):
+        w.attach_grad()
+        with mx.autograd.record():
+            z = move(nd.tanh(w))
+            loss = (nd.tanh(z) * a).sum()
+        loss.backward()
+        out['record/' + key] = w.grad.asnumpy()
+        put_ctx('record/' + key, z)
 
     cell = gluon.rnn.HybridSequentialRNNCell(prefix='stack_')
     with cell.name_scope():

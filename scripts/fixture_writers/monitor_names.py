@@ -149,12 +149,28 @@ def _gluon_cases(mx):
     }
 
 
+def _reshaped(mx):
+    """[[name, shape]] reported by executors reshaped from a monitored one (smaller and, with
+    allow_up_sizing, larger): they keep its callback, as test_monitor_with_variable_input_shape
+    relies on."""
+    seen = []
+    exe = mx.sym.relu(mx.sym.Variable('x'), name='r').simple_bind(mx.cpu(), x=(4, 3))
+    exe.set_monitor_callback(lambda name, arr: seen.append([_name(name),
+                                                            list(_array(mx, arr).shape)]),
+                             monitor_all=True)
+    exe.reshape(x=(2, 3)).forward()
+    exe.reshape(x=(8, 3), allow_up_sizing=True).forward()
+    mx.nd.waitall()
+    return seen
+
+
 def run(mx):
     """{'executor': {case id: {'all', 'outputs': [[name, shape]], 'hidden': [name]}},
-    'gluon': {case id: [[name, operator, shape]]}}."""
+    'gluon': {case id: [[name, operator, shape]]}, 'reshaped': [[name, shape]]}."""
     # no fused subgraph nodes in MXNet's graphs, as its test has it
     with mock.patch.dict(os.environ, MXNET_SUBGRAPH_BACKEND='NONE'):
-        return {'executor': _executor_cases(mx), 'gluon': _gluon_cases(mx)}
+        return {'executor': _executor_cases(mx), 'gluon': _gluon_cases(mx),
+                'reshaped': _reshaped(mx)}
 
 
 def write(mx, outdir):

@@ -181,17 +181,36 @@ def empty_shape_inputless(mx):
 
 
 def variadic_auto_variables(mx):
-    """The variables variadic operators make when given num_args and no inputs, with the
-    attributes MXNet gives them, and a shape inferred through them."""
+    """The variables variadic operators make when given num_args and no inputs (or fewer
+    inputs than they list, as bilinear UpSampling's data and weight), with the attributes
+    MXNet gives them, and shapes inferred through them."""
     syms = {'concat': mx.sym.Concat(num_args=2, dim=0, name='c'),
             'stack': mx.sym.stack(num_args=3, name='s'),
             'add_n': mx.sym.add_n(num_args=2, name='n'),
-            'crop': mx.sym.Crop(num_args=2, name='cr')}
-    out = {k: [[n['name'], n['attrs']] for n in json.loads(s.tojson())['nodes']]
+            'crop': mx.sym.Crop(num_args=2, name='cr'),
+            'upsampling_nearest': mx.sym.UpSampling(num_args=2, scale=2, sample_type='nearest',
+                                                    name='un'),
+            'upsampling_bilinear': mx.sym.UpSampling(num_args=1, scale=2, num_filter=2,
+                                                     sample_type='bilinear', name='ub'),
+            'upsampling_bilinear_data': mx.sym.UpSampling(mx.sym.var('d'), scale=2,
+                                                          num_filter=2, sample_type='bilinear',
+                                                          name='ud')}
+    out = {k: [[n['name'], n.get('attrs', {})] for n in json.loads(s.tojson())['nodes']]
            for k, s in syms.items()}
     out['concat_shape'] = [list(s) for s in
                            syms['concat'].infer_shape(c_arg0=(2, 3), c_arg1=(1, 3))[1]]
+    out['bilinear_shapes'] = [[list(s) for s in ss] for ss in
+                              syms['upsampling_bilinear'].infer_shape(ub_data=(2, 2, 2, 10))]
     return out
+
+
+def simple_bind_keywords(mx):
+    """simple_bind's shape keywords: a tuple naming no input (and a non-tuple, as MXNet's
+    check_consistency passes ``args_grad``) is ignored; a list is no shape."""
+    y = mx.sym.var('x') * 2
+    exe = y.simple_bind(mx.cpu(), x=(2, 3), foo=(4,), args_grad=[mx.nd.zeros((2, 3))])
+    return {'shapes': {k: list(v.shape) for k, v in exe.arg_dict.items()},
+            'list_shape_raises': _error(lambda: y.simple_bind(mx.cpu(), x=[2, 3])) != 'ok'}
 
 
 def nondiff_grads(mx):
@@ -307,6 +326,7 @@ def write(mx, outdir):
     facts['ones_unknown_dims'] = ones_unknown_dims(mx)
     facts['empty_shape_inputless'] = empty_shape_inputless(mx)
     facts['variadic_auto_variables'] = variadic_auto_variables(mx)
+    facts['simple_bind_keywords'] = simple_bind_keywords(mx)
     del os.environ['MXNET_SUBGRAPH_BACKEND']
     with open(os.path.join(outdir, 'symbol_passes.json'), 'w') as f:
         json.dump(facts, f, indent=1, sort_keys=True)
