@@ -40,6 +40,14 @@ CONSISTENCY = {
     'pool_max': (lambda d: mx.sym.Pooling(d, kernel=(3, 3), stride=(2, 2), pool_type='max'),
                  (2, 3, 9, 9)),
     'pool_avg': (lambda d: mx.sym.Pooling(d, kernel=(2, 2), pool_type='avg'), (2, 3, 8, 8)),
+    # a channels-last layout with padding: torch's CUDA avg-pool backward once ignored the pad
+    'pool_avg_nwc_padded': (lambda d: mx.sym.Pooling(d, kernel=(4,), stride=(2,), pad=(2,),
+                                                     pool_type='avg', layout='NWC'), (3, 10, 3)),
+    'pool_sum_nhwc_padded': (lambda d: mx.sym.Pooling(d, kernel=(3, 3), pad=(1, 1),
+                                                      pool_type='sum', layout='NHWC'),
+                             (2, 6, 6, 3)),
+    'upsampling_bilinear': (lambda d: mx.sym.UpSampling(d, scale=2, num_filter=3,
+                                                        sample_type='bilinear'), (2, 3, 4, 5)),
     'fully_connected': (lambda d: mx.sym.FullyConnected(d, num_hidden=7), (5, 11)),
     'softmax': (lambda d: mx.sym.softmax(d, axis=-1), (4, 9)),
     'layer_norm': (lambda d: mx.sym.LayerNorm(d), (4, 6)),
@@ -190,3 +198,30 @@ def test_split_and_load_gpu_cpu():
         weights.append([net.weight.data(c).asnumpy() for c in ctxs])
     for w in weights[0]:
         np.testing.assert_allclose(w, weights[1][0], rtol=1e-5, atol=1e-6)
+
+
+def test_copies_between_devices_pass_gradients():
+    """MXNet's test_cross_device_autograd: copies between devices under record() are part of
+    the graph, so the gradient equals the one computed on one device."""
+    x = nd.array(np.random.RandomState(0).uniform(size=(10,)), ctx=GPU)
+    x.attach_grad()
+    with autograd.record():
+        y = nd.tanh(nd.tanh(nd.tanh(x).copyto(CPU)).as_in_context(GPU)).copyto(GPU)
+    y.backward()
+    across = x.grad.asnumpy()
+    with autograd.record():
+        y = nd.tanh(nd.tanh(nd.tanh(x)))
+    y.backward()
+    np.testing.assert_allclose(across, x.grad.asnumpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_interleaved_attention_takes_float16_on_gpu():
+    """MXNet's CUDA kernels of the interleaved attention matmuls take float16 (its CPU ones
+    refuse it): the float16 result matches float32 on the CPU within float16's precision."""
+    qkv = np.random.RandomState(1).uniform(-1, 1, (5, 2, 3 * 2 * 4)).astype(np.float32)
+    got = nd.contrib.interleaved_matmul_selfatt_qk(nd.array(qkv, ctx=GPU, dtype='float16'),
+                                                    heads=2)
+    want = nd.contrib.interleaved_matmul_selfatt_qk(nd.array(qkv, ctx=CPU), heads=2)
+    assert got.dtype == np.float16
+    np.testing.assert_allclose(got.asnumpy().astype(np.float32), want.asnumpy(),
+                               rtol=1e-2, atol=1e-2)

@@ -101,6 +101,9 @@ CASES = [
          pool_type='avg', pooling_convention='full'),
     pool('max-2d-f16', (1, 2, 4, 4), dtype=np.float16, kernel=(2, 2)),
     pool('avg-2d-f16', (1, 2, 4, 4), dtype=np.float16, kernel=(2, 2), pool_type='avg'),
+    pool('avg-3d-f16', (1, 2, 4, 4, 4), dtype=np.float16, kernel=(2, 2, 2), pad=(1, 1, 1),
+         pool_type='avg'),
+    pool('sum-3d-f16', (1, 1, 3, 4, 4), dtype=np.float16, kernel=(2, 2, 2), pool_type='sum'),
     pool('max-cudnn-off', (1, 1, 4, 4), kernel=(2, 2), cudnn_off=True),
     # errors
     case('pool-bad-rank', 'Pooling', kwargs={'data': arr('pbr', 2, 4, 4), 'kernel': (2, 2)},
