@@ -903,7 +903,10 @@ def group_adagrad_update(weight, grad, history, *, lr, rescale_grad, clip_gradie
                   'rescale_grad': _p(1.0), 'clip_gradient': _p(-1.0)})
 def sparse_adagrad_update(weight, grad, history, *, lr, epsilon, wd, rescale_grad,
                           clip_gradient):
-    """Update function for AdaGrad optimizer with row_sparse gradients."""
-    raise NotImplementedError('_sparse_adagrad_update (mx.nd.sparse.adagrad_update) needs '
-                              'row_sparse gradients; sparse storage is not supported by '
-                              'mxcompat')
+    """Update function for AdaGrad optimizer with row_sparse gradients. MXNet has no kernel
+    for dense inputs, and mxcompat has no sparse storage: every call fails, as MXNet's does for
+    dense arrays."""
+    raise MXNetError('_sparse_adagrad_update (mx.nd.sparse.adagrad_update): operator not '
+                     'implemented for dense weight, grad and history (MXNet runs it only for a '
+                     'row_sparse grad, which mxcompat does not support); update dense arrays '
+                     'with mx.optimizer.AdaGrad instead')
