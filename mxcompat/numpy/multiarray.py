@@ -715,13 +715,17 @@ def identity(n, dtype=None, ctx=None):
 
 @set_module('mxnet.numpy')
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, ctx=None):
-    """Return evenly spaced numbers over a specified interval."""
+    """Return evenly spaced numbers over a specified interval.
+
+    Sample ``i`` is ``start + i * step`` in float64, cast to ``dtype`` (truncated for
+    integers). As MXNet's, the step that ``retstep`` returns is ``(stop - start) / (num - 1)``
+    whatever ``endpoint`` is (so ``num=1`` raises ZeroDivisionError)."""
     if axis != 0:
         raise NotImplementedError('linspace(axis=%d): only axis=0 is supported' % axis)
     out = _npi.linspace(start=start, stop=stop, num=num, endpoint=endpoint,
                         ctx=ctx or current_context(), dtype=_dtype_name(dtype))
     if retstep:
-        return out, (stop - start) / ((num - 1) if endpoint else num)
+        return out, (stop - start) / (num - 1)
     return out
 
 
@@ -1135,8 +1139,10 @@ def dsplit(ary, indices_or_sections):
     """Split an array into sub-arrays along the 3rd axis (depth)."""
     if isinstance(ary, _Array) and ary.ndim < 3:
         raise ValueError('dsplit only works on arrays of 3 or more dimensions')
-    return _split_outputs(_npi.dsplit(ary, axis=2, squeeze_axis=False,
-                                      **_split_args(indices_or_sections, ary, 2)))
+    out = _npi.dsplit(ary, axis=2, squeeze_axis=False, **_split_args(indices_or_sections, ary, 2))
+    if len(getattr(out, '_outputs', ())) == 1:
+        return out  # a symbol of one part stays whole (MXNet lists only split's and hsplit's)
+    return _split_outputs(out)
 
 
 @set_module('mxnet.numpy')

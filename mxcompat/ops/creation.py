@@ -128,13 +128,16 @@ def arange_like(data, *, start, step, repeat, ctx, axis):
     return _range(n, start, step, repeat, data.dtype, data.device).reshape(shape)
 
 
-@register('_linspace', inputs=(), differentiable=False,
+@register('_linspace', aliases=('_npi_linspace',), inputs=(), differentiable=False,
           params={'start': (Float, REQUIRED), 'stop': (Float, REQUIRED), 'num': (Int, REQUIRED),
                   'endpoint': (Bool, True), 'ctx': (Any, None), 'dtype': (DType, 'float32')})
 def linspace(*, start, stop, num, endpoint, ctx, dtype):
-    """Return evenly spaced numbers over a specified interval. Similar to Numpy"""
+    """Return evenly spaced numbers over a specified interval. Similar to Numpy
+
+    Sample ``i`` is ``start + i * step`` computed in float64 and cast to ``dtype`` (truncated
+    for integers), the last one included: it need not equal ``stop`` exactly."""
     if num < 0:
-        raise MXNetError('_linspace: num=%d must be non-negative' % num)
+        raise MXNetError('_linspace: num=%d must be non-negative (Number of sequence)' % num)
     steps = num - 1 if endpoint else num
     step = (stop - start) / steps if steps > 0 else 0.0
     out = torch.arange(num, dtype=torch.float64, device=_device(ctx)) * step + start

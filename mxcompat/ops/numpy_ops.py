@@ -14,8 +14,9 @@ import math
 import torch
 
 from ..base import MXNetError, dtype_torch
-from .creation import _device, _fill_value
+from .creation import _device, _fill_value, linspace
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
+from .shape_ops import _check_axis, _concat, _join as _join_checked, _stack
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
 _AXIS = (Opt(Shape), None)
@@ -443,22 +444,6 @@ def np_identity(*, shape, ctx, dtype):
     return torch.eye(shape[0], dtype=dtype_torch(dtype), device=_device(ctx))
 
 
-@register('_npi_linspace', inputs=(), differentiable=False,
-          params={'start': (Float, REQUIRED), 'stop': (Float, REQUIRED), 'num': (Int, REQUIRED),
-                  'endpoint': (Bool, True), 'ctx': (Any, None), 'dtype': (DType, 'float32')})
-def np_linspace(*, start, stop, num, endpoint, ctx, dtype):
-    """``num`` evenly spaced samples over [start, stop] (or [start, stop) without endpoint)."""
-    if num < 0:
-        raise MXNetError('linspace: num=%d must be non-negative' % num)
-    div = (num - 1) if endpoint else num
-    step = (stop - start) / div if div > 0 else 0.0
-    k = torch.arange(num, dtype=torch.float64, device=_device(ctx))
-    out = start + k * step
-    if endpoint and num > 1:
-        out[-1] = stop
-    return out.to(dtype_torch(dtype))
-
-
 # ------------------------------------------------------------------------ shapes
 @register('_np_reshape', inputs=('a',), params={'newshape': (Shape, REQUIRED),
                                                 'order': (Str, 'C')}, keeps_size=True)
@@ -535,15 +520,15 @@ def np_expand_dims(data, axis):
 def np_concatenate(*data, num_args, axis):
     """Join a sequence of arrays along an existing axis (flattened for ``axis=None``)."""
     if axis is None:
-        return torch.cat([d.reshape(-1) for d in data])
-    return torch.cat(data, axis)
+        return _concat('concatenate', [d.reshape(-1) for d in data], 0, 'axis')
+    return _concat('concatenate', data, axis, 'axis')
 
 
 @register('_npi_stack', inputs=('*data',), key_var_num_args='num_args',
           params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)}, monitor_prefix='arg')
 def np_stack(*data, axis, num_args):
     """Join a sequence of arrays along a new axis."""
-    return torch.stack(data, axis)
+    return _stack('stack', data, axis)
 
 
 @register('_npi_swapaxes', params={'dim1': (Int, 0), 'dim2': (Int, 0)})
@@ -739,12 +724,14 @@ def _split_outputs(attrs):
     return attrs['sections'] if attrs['sections'] > 0 else len(attrs['indices'])
 
 
-def _split(torch_axis):
+def _split(name, torch_axis):
     def op(data, indices, axis, squeeze_axis, sections):
         if torch_axis == 'h':  # hsplit: the columns, the elements of a 1-D array
             ax = 1 if data.dim() > 1 else 0
         else:
             ax = torch_axis if torch_axis is not None else axis
+        if ax >= data.dim() or ax < -data.dim():
+            _check_axis(ax, data.dim(), name)
         n = data.shape[ax]
         if sections > 0:  # the first n % sections parts one longer (numpy.array_split)
             size, longer = divmod(n, sections)
@@ -760,30 +747,35 @@ def _split(torch_axis):
 
 _SPLIT_PARAMS = {'indices': (Shape, REQUIRED), 'axis': (Int, 0), 'squeeze_axis': (Bool, False),
                  'sections': (Int, 0)}
-register('_npi_split', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split(None))
-register('_npi_hsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split('h'))
-register('_npi_dsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split(2))
+register('_npi_split', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split('split', None))
+register('_npi_hsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split('hsplit', 'h'))
+register('_npi_dsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split('dsplit', 2))
 
 
-def _join(fn, doc, dim_param):
+def _join(name, fn, doc, dim_param, rule):
     params = {'num_args': (Int, REQUIRED)}
     if dim_param:
         params['dim'] = (Int, 1)
 
     def op(*data, num_args, **dim):
-        return fn(data)
+        return _join_checked(name, rule, fn, data)
     op.__doc__ = doc
     return params, op
 
 
-for _name, _fn, _doc, _dim in (
-        ('hstack', torch.hstack, 'Stack arrays in sequence horizontally (column wise).', True),
-        ('vstack', torch.vstack, 'Stack arrays in sequence vertically (row wise).', False),
+for _name, _fn, _doc, _dim, _rule in (
+        ('hstack', torch.hstack, 'Stack arrays in sequence horizontally (column wise).', True,
+         'arrays of the same number of dimensions, equal in all but the second (1-D: the '
+         'first)'),
+        ('vstack', torch.vstack, 'Stack arrays in sequence vertically (row wise).', False,
+         'arrays (1-D ones as rows) of the same number of dimensions, equal in all but the '
+         'first'),
         ('dstack', torch.dstack, 'Stack arrays in sequence depth wise (along the third axis).',
-         True),
+         True, 'arrays (viewed as at least 3-D) equal in all but the third dimension'),
         ('column_stack', torch.column_stack, 'Stack 1-D arrays as columns into a 2-D array.',
-         False)):
-    _params, _op = _join(_fn, _doc, _dim)
+         False, 'arrays (1-D ones as columns) of the same number of dimensions, equal in all '
+         'but the second')):
+    _params, _op = _join(_name, _fn, _doc, _dim, _rule)
     register('_npi_' + _name, inputs=('*data',), key_var_num_args='num_args', params=_params,
              monitor_prefix='arg')(_op)
 
@@ -920,8 +912,8 @@ def np_full_like(a, fill_value, ctx, dtype):
                   'dtype': (DType, 'float32')})
 def np_logspace(*, start, stop, num, endpoint, base, ctx, dtype):
     """Numbers spaced evenly on a log scale."""
-    exps = np_linspace(start=start, stop=stop, num=num, endpoint=endpoint, ctx=ctx,
-                       dtype='float64')
+    exps = linspace(start=start, stop=stop, num=num, endpoint=endpoint, ctx=ctx,
+                    dtype='float64')
     return torch.pow(base, exps).to(dtype_torch(dtype))
 
 

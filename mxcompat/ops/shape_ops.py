@@ -328,24 +328,40 @@ def _check_same_dtype(opname, tensors):
                                                            dtype_name(t.dtype), i))
 
 
-def _concat(opname, tensors, dim):
+def _join(opname, rule, join, tensors, *args):
+    """``join(tensors, *args)`` (torch.cat, stack, hstack, ...): MXNetError naming the operator
+    for no inputs, inputs of different types, and shapes that break the ``rule`` (a message,
+    formatted with ``args`` on failure)."""
     if not tensors:
         raise MXNetError('%s: needs at least one input array' % opname)
     _check_same_dtype(opname, tensors)
-    ndim = tensors[0].dim()
-    axis = _check_axis(dim, ndim, opname, 'dim')
     try:
-        out = torch.cat(tensors, axis)
-    except RuntimeError:
-        shapes = [tuple(t.shape) for t in tensors]
-        raise MXNetError('%s: incompatible input shapes %s: all dimensions except dim=%d must '
-                         'match' % (opname, shapes, dim)) from None
+        return join(tensors, *args)
+    except RuntimeError:  # (checked by torch: no cost when the shapes fit)
+        raise MXNetError('%s: incompatible input shapes %s: %s'
+                         % (opname, [tuple(t.shape) for t in tensors], rule % args)) from None
+
+
+def _concat(opname, tensors, dim, argname='dim'):
+    if not tensors:
+        raise MXNetError('%s: needs at least one input array' % opname)
+    axis = _check_axis(dim, tensors[0].dim(), opname, argname)
+    out = _join(opname, 'all dimensions except the joined axis %d must match', torch.cat,
+                tensors, axis)
     if out.is_meta and any(t.shape[axis] == 0 for t in tensors):
         # shape inference: an input of unknown (0) size along dim leaves the joined size unknown
         shape = list(out.shape)
         shape[axis] = 0
         out = out.new_empty(shape)
     return out
+
+
+def _stack(opname, tensors, axis):
+    if not tensors:
+        raise MXNetError('%s: needs at least one input array' % opname)
+    ax = _check_axis(axis, tensors[0].dim() + 1, opname)
+    return _join(opname, 'arrays stacked along a new axis %d must all have the same shape',
+                 torch.stack, tensors, ax)
 
 
 @register('Concat', monitor_prefix='arg', named_outputs=True,
@@ -368,15 +384,7 @@ def rnn_param_concat(*data, num_args, dim):
           params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)})
 def stack(*data, axis, num_args):
     """Join a sequence of arrays along a new axis."""
-    if not data:
-        raise MXNetError('stack: needs at least one input array')
-    _check_same_dtype('stack', data)
-    ax = _check_axis(axis, data[0].dim() + 1, 'stack')
-    try:
-        return torch.stack(data, ax)
-    except RuntimeError:
-        raise MXNetError('stack: all input arrays must have the same shape, got %s'
-                         % [tuple(t.shape) for t in data]) from None
+    return _stack('stack', data, axis)
 
 
 def _split_names(p):
