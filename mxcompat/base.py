@@ -342,7 +342,9 @@ def attr_to_string(v):
     """Render a parameter value the way MXNet stores it in symbol JSON attributes."""
     if isinstance(v, bool):
         return 'True' if v else 'False'
-    if isinstance(v, (list, tuple)):
+    if isinstance(v, list):  # str(list), as MXNet writes a list it was given
+        return '[' + ', '.join(attr_to_string(i) for i in v) + ']'
+    if isinstance(v, tuple):
         return '(' + ', '.join(attr_to_string(i) for i in v) + (',)' if len(v) == 1 else ')')
     if isinstance(v, float):
         return repr(v)

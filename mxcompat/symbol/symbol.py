@@ -762,12 +762,19 @@ def _make(op_name, inputs, params=None, hint=None, name=None, attr=None):
     return compose_op(op, hint or op_name, list(inputs), {}, dict(params or {}), name, attr)
 
 
+def _numpy_op(op):
+    """Whether ``op`` is a NumPy operator (named or aliased ``_np_*``, ``_npi_*``, ``_npx_*``)."""
+    return any(n.startswith(('_np_', '_npi_', '_npx_')) for n in (op.name,) + op.aliases)
+
+
 def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=None):
     """Build the node for ``op`` called as ``mx.sym.<func_name>``."""
     sparams, extra_attrs = {}, {}
     for k, v in params.items():
-        if v is None and k not in op.params:
-            continue  # an explicit None of an operator parameter is kept, as MXNet keeps it
+        if v is None and (k not in op.params or k == 'dtype' and _numpy_op(op)):
+            # an explicit None of an operator parameter is kept, as MXNet keeps it, but for the
+            # dtype of a NumPy operator (MXNet leaves it out)
+            continue
         v = attr_to_string(v) if not isinstance(v, string_types) else v
         # hidden keys (lr_mult, ctx_group, ...) and __dunder__ keys are attributes, not params
         if k in _HIDDEN_KEYS or (k.startswith('__') and k.endswith('__')):

@@ -26,22 +26,45 @@ class _Symbol(Symbol):
 
     def __getitem__(self, key):
         """An output by position for a grouped symbol; basic indexing (integers, slices) of a
-        single output."""
+        single output, as MXNet's graph: ``slice``, then ``_npx_reshape`` dropping the axes of
+        integer indices (codes -3, -2, -4)."""
         if len(self._outputs) != 1 or isinstance(key, str):
             return Symbol.__getitem__(self, key)
-        items = key if isinstance(key, tuple) else (key,)
-        if not items:  # x[()]: the symbol itself
-            return self
-        if not builtins.all(isinstance(k, (int, slice)) for k in items):
+        if isinstance(key, numbers.Integral):
+            key = int(key)
+            return _npi._npx_reshape(_npi._npx_slice(self, begin=[key], end=[key + 1]),
+                                     newshape=(-3, -4))
+        if isinstance(key, slice):
+            if key.step == 0:
+                raise ValueError('slice step cannot be zero')
+            return _npi._npx_slice(self, begin=[None] if key.start is None else key.start,
+                                   end=[None] if key.stop is None else key.stop, step=key.step)
+        if not isinstance(key, tuple):
             raise NotImplementedError('mx.sym.np: indexing a symbol with %r is not supported '
-                                      'by mxcompat yet (integers and slices are)' % (key,))
-        begin = tuple(k if isinstance(k, int) else k.start for k in items)
-        end = tuple((k + 1 if k != -1 else None) if isinstance(k, int) else k.stop
-                    for k in items)
-        step = tuple(1 if isinstance(k, int) else k.step for k in items)
-        out = _npi._npx_slice(self, begin=begin, end=end, step=step)
-        drop = tuple(i for i, k in enumerate(items) if isinstance(k, int))
-        return _npi.squeeze(out, axis=drop) if drop else out
+                                      '(integers, slices and tuples of them are)' % (key,))
+        if not key:  # x[()]: the symbol itself
+            return self
+        begin, end, step, newshape = [], [], [], ()
+        for k in key:
+            if isinstance(k, slice):
+                if k.step == 0:
+                    raise ValueError('slice step cannot be zero')
+                begin.append(k.start)
+                end.append(k.stop)
+                step.append(k.step)
+                newshape += (-2,)
+            elif isinstance(k, numbers.Integral):  # a negative one runs backwards, as in MXNet
+                k = int(k)
+                begin.append(k)
+                end.append(k + 1 if k >= 0 else k - 1)
+                step.append(1 if k >= 0 else -1)
+                newshape += (-3,)
+            else:
+                raise NotImplementedError('mx.sym.np: indexing a symbol with %r is not '
+                                          'supported (integers, slices and tuples of them are)'
+                                          % (key,))
+        return _npi._npx_reshape(_npi._npx_slice(self, begin=begin, end=end, step=step),
+                                 newshape=newshape + (-4,))
 
 
 def _np_symbols(fn):
@@ -165,7 +188,20 @@ def _sequence(name, arg):  # pylint: disable=unused-argument
     return function
 
 
-_SPACE.update(_unary=_unary, _binary=_binary, _function=_function, _sequence=_sequence)
+_np_ufunc = _SPACE['_ufunc']
+
+
+def _ufunc(lhs, rhs, fn, scalar_fn, rscalar_fn=None, out=None):
+    """mx.np's ``_ufunc`` over symbols, with MXNet's symbol rule for a number on the left:
+    MXNet tests the symbol, not the number, for ``is_int``, so that scalar is never an integer
+    (``1 - x`` of an int32 symbol computes in float64, as in MXNet's hybridized blocks)."""
+    if isinstance(lhs, numbers.Number) and isinstance(rhs, Symbol):
+        return (rscalar_fn or scalar_fn)(rhs, scalar=float(lhs), is_int=False, out=out)
+    return _np_ufunc(lhs, rhs, fn, scalar_fn, rscalar_fn, out=out)
+
+
+_SPACE.update(_unary=_unary, _binary=_binary, _function=_function, _sequence=_sequence,
+              _ufunc=_ufunc)
 _SPACE['_define_ufuncs'](_SPACE)
 for _name in _ma.__all__:
     if _name not in _DATA_ONLY:
@@ -183,6 +219,23 @@ _METHODS = ('__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
             'diagonal', 'trace')
 for _name in _METHODS:
     setattr(_Symbol, _name, _rebind(_ma.ndarray.__dict__[_name]))
-_Symbol.T = property(_npi.transpose, doc=_ma.ndarray.T.__doc__)
+
+
+def _reflected(entry, scalar, rscalar):
+    """The reflected operator (``other - self``, ...) of a symbol: ``_ufunc``'s rule for a
+    number on the left (MXNet's ``__radd__`` alone keeps the symbol on the left)."""
+    fn, sfn = getattr(_npi, entry), getattr(_npi, scalar)
+    rfn = getattr(_npi, rscalar) if rscalar else None
+
+    def method(self, other):
+        return _ufunc(other, self, fn, sfn, rfn)
+    return method
+
+
+for _name, _entry, _scalar, _rscalar, _is_reflected in _ma._OPERATORS:
+    if _is_reflected and _name != '__radd__':
+        setattr(_Symbol, _name, _reflected(_entry, _scalar, _rscalar))
+_Symbol.T = property(lambda self: _npi.transpose(self, axes=None),  # (axes=None, as MXNet's)
+                     doc=_ma.ndarray.T.__doc__)
 
 from . import linalg, random  # noqa: E402,F401  (they rebind mx.np.linalg / mx.np.random)
