@@ -686,8 +686,12 @@ def ones_like(a, dtype=None, order='C', ctx=None, out=None):  # pylint: disable=
 
 @set_module('mxnet.numpy')
 def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):  # pylint: disable=unused-argument
-    """An array filled with ``fill_value`` with the shape and type of ``a``."""
-    return _npi.full_like(a, fill_value=float(fill_value), ctx=ctx, dtype=dtype, out=out)
+    """An array filled with ``fill_value`` with the shape and type of ``a`` (on ``a``'s
+    device; ``ctx``, the current context by default, is recorded as MXNet records it)."""
+    if isinstance(fill_value, bool):
+        fill_value = int(fill_value)
+    return _npi.full_like(a, fill_value=fill_value, ctx=ctx or current_context(), dtype=dtype,
+                          out=out)
 
 
 @set_module('mxnet.numpy')
@@ -967,8 +971,10 @@ def reshape(a, newshape, order='C'):
 
 @set_module('mxnet.numpy')
 def ravel(x, order='C'):
-    """A contiguous flattened array."""
-    return _npi.reshape(x, newshape=(-1,), order=order)
+    """A contiguous flattened array (MXNet's ``_npx_reshape`` to -1)."""
+    if order != 'C':
+        raise NotImplementedError("ravel(order='%s'): only order='C' is supported" % order)
+    return _npi._npx_reshape(x, newshape=-1)
 
 
 @set_module('mxnet.numpy')
@@ -1096,10 +1102,10 @@ def _split_args(indices_or_sections, ary=None, axis=0):
     if isinstance(indices_or_sections, numbers.Integral):
         if isinstance(ary, _Array) and ary.shape[axis] % indices_or_sections:
             raise ValueError('array split does not result in an equal division')
-        return {'indices': (), 'sections': int(indices_or_sections)}
+        return {'indices': [], 'sections': int(indices_or_sections)}
     if not isinstance(indices_or_sections, (tuple, list, set)):
         raise ValueError('indices_or_sections must be either int, or tuple / list / set of ints')
-    return {'indices': (0,) + tuple(indices_or_sections), 'sections': 0}
+    return {'indices': [0] + list(indices_or_sections), 'sections': 0}  # (lists, as MXNet's)
 
 
 @set_module('mxnet.numpy')

@@ -16,7 +16,7 @@ import torch
 from ..base import MXNetError, dtype_torch
 from .creation import _device, _fill_value, linspace
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
-from .shape_ops import _check_axis, _concat, _join as _join_checked, _stack
+from .shape_ops import _concat, _join as _join_checked, _split_parts, _stack
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
 _AXIS = (Opt(Shape), None)
@@ -724,22 +724,9 @@ def _split_outputs(attrs):
     return attrs['sections'] if attrs['sections'] > 0 else len(attrs['indices'])
 
 
-def _split(name, torch_axis):
+def _split(name, axis_of):
     def op(data, indices, axis, squeeze_axis, sections):
-        if torch_axis == 'h':  # hsplit: the columns, the elements of a 1-D array
-            ax = 1 if data.dim() > 1 else 0
-        else:
-            ax = torch_axis if torch_axis is not None else axis
-        if ax >= data.dim() or ax < -data.dim():
-            _check_axis(ax, data.dim(), name)
-        n = data.shape[ax]
-        if sections > 0:  # the first n % sections parts one longer (numpy.array_split)
-            size, longer = divmod(n, sections)
-            bounds = [size * k + min(k, longer) for k in range(sections)] + [n]
-        else:
-            bounds = [min(i, n) for i in indices] + [n]
-        parts = tuple(data.narrow(ax, b, max(e - b, 0)) for b, e in zip(bounds, bounds[1:]))
-        return tuple(p.squeeze(ax) for p in parts) if squeeze_axis else parts
+        return _split_parts(name, data, indices, axis_of(data), squeeze_axis, sections)
     op.__doc__ = ('Split an array into sub-arrays (``indices`` start with 0, or ``sections``, '
                   'the first ones one longer where they do not divide the axis).')
     return op
@@ -747,9 +734,11 @@ def _split(name, torch_axis):
 
 _SPLIT_PARAMS = {'indices': (Shape, REQUIRED), 'axis': (Int, 0), 'squeeze_axis': (Bool, False),
                  'sections': (Int, 0)}
-register('_npi_split', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split('split', None))
-register('_npi_hsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split('hsplit', 'h'))
-register('_npi_dsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(_split('dsplit', 2))
+# (np.split is _split_v2's alias _npi_split) hsplit: the columns, the elements of a 1-D array
+register('_npi_hsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(
+    _split('hsplit', lambda data: 1 if data.dim() > 1 else 0))
+register('_npi_dsplit', params=_SPLIT_PARAMS, num_outputs=_split_outputs)(
+    _split('dsplit', lambda data: 2))
 
 
 def _join(name, fn, doc, dim_param, rule):
@@ -900,10 +889,11 @@ def np_diff(a, n, axis):
           params={'fill_value': (Float, REQUIRED), 'ctx': (Any, None),
                   'dtype': (Opt(DType), None)})
 def np_full_like(a, fill_value, ctx, dtype):
-    """An array of ``a``'s shape (and type, without ``dtype``) filled with ``fill_value``."""
+    """An array of ``a``'s shape (and type, without ``dtype``) filled with ``fill_value``, on
+    ``a``'s device: as in MXNet, an operator with inputs runs where its inputs are, whatever its
+    ``ctx`` attribute says."""
     td = a.dtype if dtype is None else dtype_torch(dtype)
-    return torch.full(a.shape, _fill_value(fill_value, td), dtype=td,
-                      device=a.device if ctx is None else _device(ctx))
+    return torch.full(a.shape, _fill_value(fill_value, td), dtype=td, device=a.device)
 
 
 @register('_npi_logspace', inputs=(), differentiable=False,

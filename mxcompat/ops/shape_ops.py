@@ -416,32 +416,39 @@ def _split_v2_count(p):
     return p['sections'] if p['sections'] > 0 else len(p['indices'])
 
 
-@register('_split_v2', num_outputs=_split_v2_count,
+@register('_split_v2', aliases=('_npi_split',), num_outputs=_split_v2_count,
           params={'indices': (Shape, REQUIRED), 'axis': (Int, 1), 'squeeze_axis': (Bool, False),
                   'sections': (Int, 0)})
 def split_v2(data, *, indices, axis, squeeze_axis, sections):
     """Splits an array along a particular axis at given indices (or into `sections` nearly
     equal parts)."""
-    ax = _check_axis(axis, data.dim(), '_split_v2')
+    return _split_parts('_split_v2', data, indices, axis, squeeze_axis, sections)
+
+
+def _split_parts(opname, data, indices, axis, squeeze_axis, sections):
+    """The parts of ``data`` along ``axis`` (new arrays, as MXNet's): ``sections`` parts, the
+    first ``size % sections`` one longer, or the parts between ``indices`` (starting with 0,
+    sorted, within the axis)."""
+    ax = _check_axis(axis, data.dim(), opname)
     size = data.shape[ax]
     if sections > 0:
         small, extra = divmod(size, sections)
         sizes = [small + 1] * extra + [small] * (sections - extra)
     else:
         if not indices or indices[0] != 0:
-            raise MXNetError('_split_v2: indices=%s must start with 0' % (tuple(indices),))
+            raise MXNetError('%s: indices=%s must start with 0' % (opname, tuple(indices)))
         bounds = list(indices) + [size]
         sizes = []
         for i in range(len(indices)):
             if not 0 <= bounds[i] <= bounds[i + 1] <= size:
-                raise MXNetError('_split_v2: indices=%s must be sorted and within the size %d '
-                                 'of axis %d' % (tuple(indices), size, ax))
+                raise MXNetError('%s: indices=%s must be sorted and within the size %d of axis '
+                                 '%d' % (opname, tuple(indices), size, ax))
             sizes.append(bounds[i + 1] - bounds[i])
     parts = torch.split(data, sizes, ax)
     if squeeze_axis:
         if any(s != 1 for s in sizes):
-            raise MXNetError('_split_v2: squeeze_axis=True needs every part to have size 1 '
-                             'along axis %d, got sizes %s' % (ax, sizes))
+            raise MXNetError('%s: squeeze_axis=True needs every part to have size 1 along axis '
+                             '%d, got sizes %s' % (opname, ax, sizes))
         return tuple(_fresh(p.squeeze(ax)) for p in parts)
     return tuple(_fresh(p) for p in parts)
 
