@@ -1,7 +1,8 @@
 """NumPy-mode symbol files: a model exported by real MXNet 1.9.1 under ``npx.set_np()``
 (``_npi_*`` operators, ``npx.save`` parameters; scripts/fixture_writers/numpy_export.py) imports
 with ``SymbolBlock.imports`` and gives MXNet's outputs, and mxcompat's own export of the same
-model writes the graph MXNet wrote."""
+model writes the graph MXNet wrote; so does each one-operator block of ``OPS``, attribute texts
+included."""
 import json
 import os
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 import mxcompat as mx
-from scripts.fixture_writers.numpy_export import INPUTS, inputs, seeded_net
+from scripts.fixture_writers.numpy_export import INPUTS, OPS, export_op, inputs, op_input, seeded_net
 
 from conftest import FIXTURES
 
@@ -65,3 +66,17 @@ def test_export_writes_mxnet_graph(np_mode, tmp_path):
     with open(tmp_path / 'npnet-0000.params', 'rb') as f, \
             open(os.path.join(DIR, 'npnet-0000.params'), 'rb') as g:
         assert f.read() == g.read()
+
+
+@pytest.mark.parametrize('case', sorted(OPS))
+def test_export_op_attributes(np_mode, tmp_path, case):
+    want_out = np.load(os.path.join(DIR, 'ops.npz'))[case]
+    out = export_op(mx, case, str(tmp_path / case))
+    np.testing.assert_allclose(out.asnumpy(), want_out, rtol=1e-5, atol=1e-6)
+    got, got_nodes = _graph(str(tmp_path / (case + '-symbol.json')))
+    want_file = os.path.join(DIR, 'ops', case + '-symbol.json')
+    want, want_nodes = _graph(want_file)
+    assert got_nodes == want_nodes  # operators, names, attributes (as text) and inputs
+    assert got['heads'] == want['heads']
+    back = mx.gluon.SymbolBlock.imports(want_file, ['data'])
+    np.testing.assert_allclose(back(op_input(mx)).asnumpy(), want_out, rtol=1e-5, atol=1e-6)

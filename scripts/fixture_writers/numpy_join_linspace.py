@@ -8,6 +8,8 @@
   be ``stop``: integers truncate), and the step MXNet returns.
 * ``dsplit`` of a symbol in a hybridized block: one section gives the array itself (not a list),
   several a list; a symbol of fewer than three dimensions fails in the operator.
+* ``split`` / ``hsplit`` / ``dsplit`` at unsorted or out-of-range indices fail (MXNetError, not
+  NumPy's empty parts), and their parts are new arrays, not views of the source.
 
 Errors are stored as [type name, last line of the message] in ``errors.json``; values in
 ``numpy_join_linspace.npz``.
@@ -156,6 +158,22 @@ def _dsplit(mx, out, errors):
         errors['dsplit/2-d'] = None
     except Exception as err:
         errors['dsplit/2-d'] = _error(err)
+    np = mx.np
+    y = np.array(onp.arange(12, dtype='float32').reshape(2, 6))
+    for cid, fn in (('unsorted', lambda: np.split(y, [4, 2], axis=1)),
+                    ('past-end', lambda: np.split(y, [2, 9], axis=1)),
+                    ('hsplit-unsorted', lambda: np.hsplit(y, [4, 2])),
+                    ('dsplit-past-end', lambda: np.dsplit(x, [1, 7]))):
+        try:
+            [p.asnumpy() for p in fn()]
+            errors['split/' + cid] = None
+        except Exception as err:
+            errors['split/' + cid] = _error(err)
+    # the parts are new arrays: writing into them leaves the source as it was
+    for cid, parts in (('split', np.split(y, 2, axis=1)), ('hsplit', np.hsplit(y, 3)),
+                       ('dsplit', np.dsplit(x, 2)), ('array_split', np.array_split(y, 4, 1))):
+        parts[0][:] = -1
+        out['split/%s/source-after-write' % cid] = (x if cid == 'dsplit' else y).asnumpy()
 
 
 def run(mx):
