@@ -428,10 +428,13 @@ def split_v2(data, *, indices, axis, squeeze_axis, sections):
 def _split_parts(opname, data, indices, axis, squeeze_axis, sections):
     """The parts of ``data`` along ``axis`` (new arrays, as MXNet's): ``sections`` parts, the
     first ``size % sections`` one longer, or the parts between ``indices`` (starting with 0,
-    sorted, within the axis)."""
+    sorted, within the axis); all empty along an axis of size 0 (or of unknown size, 0, in
+    shape inference)."""
     ax = _check_axis(axis, data.dim(), opname)
     size = data.shape[ax]
-    if sections > 0:
+    if size == 0:
+        sizes = [0] * (sections if sections > 0 else len(indices))
+    elif sections > 0:
         small, extra = divmod(size, sections)
         sizes = [small + 1] * extra + [small] * (sections - extra)
     else:
