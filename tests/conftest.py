@@ -37,6 +37,14 @@ def assert_same_results(got, want, name):
                                        err_msg='%s %s' % (name, key))
 
 
+def mxnet_error_class(name):
+    """The exception class MXNet raised, from its name in a fixture: mxcompat's MXNetError for
+    'MXNetError', the builtin of that name otherwise."""
+    import builtins
+    from mxcompat.base import MXNetError
+    return MXNetError if name == 'MXNetError' else getattr(builtins, name)
+
+
 def pytest_addoption(parser):
     parser.addoption(
         '--mx-context', default=os.environ.get('MXCOMPAT_TEST_CONTEXT', 'cpu'),

@@ -20,6 +20,7 @@ import os
 import numpy as onp
 
 from ._np_mode import run_cases, save_npz
+from .index_bounds import _error
 
 
 def _f(shape, seed, dtype='float32'):
@@ -45,12 +46,6 @@ def _joins(mx):
         'column_stack-shape': lambda F, x: F.np.column_stack([x(c), x((4,))]),
         'append-shape': lambda F, x: F.np.append(x(a), x(b), axis=0),
     }
-
-
-def _error(err):
-    """[type name, last line of the message]."""
-    lines = [ln.strip() for ln in str(err).splitlines() if ln.strip()]
-    return [type(err).__name__, lines[-1] if lines else '']
 
 
 def _join_errors(mx, errors):
