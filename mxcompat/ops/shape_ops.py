@@ -85,7 +85,7 @@ def flatten(data):
     return _fresh(data, (data.shape[0], math.prod(data.shape[1:])))
 
 
-@register('expand_dims', monitor_prefix='input', params={'axis': (Int, REQUIRED)})
+@register('expand_dims', monitor_prefix='input', aliases=('_npi_expand_dims',), params={'axis': (Int, REQUIRED)})
 def expand_dims(data, *, axis):
     """Inserts a new axis of size 1 into the array shape."""
     ndim = data.dim()
@@ -168,7 +168,7 @@ def transpose(data, *, axes):
 
 
 @register('SwapAxis', named_outputs=True, merges=False,
-          aliases=('swapaxes',), params={'dim1': (Int, 0), 'dim2': (Int, 0)})
+          aliases=('swapaxes', '_npi_swapaxes'), params={'dim1': (Int, 0), 'dim2': (Int, 0)})
 def swapaxis(data, *, dim1, dim2):
     """Interchanges two axes of an array."""
     ndim = data.dim()
@@ -237,7 +237,7 @@ def tile(data, *, reps):
     return torch.tile(data, reps)
 
 
-@register('repeat', params={'repeats': (Int, REQUIRED), 'axis': (Opt(Int), None)})
+@register('repeat', aliases=('_np_repeat',), params={'repeats': (Int, REQUIRED), 'axis': (Opt(Int), None)})
 def repeat(data, *, repeats, axis):
     """Repeats elements of an array (of the flattened array when `axis` is None)."""
     if repeats < 0:

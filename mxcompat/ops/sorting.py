@@ -51,7 +51,7 @@ def topk(data, *, axis, k, ret_typ, is_ascend, dtype):
     return ind if ret_typ == 'indices' else (vals, ind)
 
 
-@register('sort', monitor_prefix='input',
+@register('sort', monitor_prefix='input', aliases=('_npi_sort',),
           params={'axis': (Opt(Int), -1), 'is_ascend': (Bool, True)},
           num_outputs=2, num_visible_outputs=1)
 def sort(data, *, axis, is_ascend):
@@ -61,7 +61,7 @@ def sort(data, *, axis, is_ascend):
     return vals, idx
 
 
-@register('argsort', monitor_prefix='input',
+@register('argsort', monitor_prefix='input', aliases=('_npi_argsort',),
           params={'axis': (Opt(Int), -1), 'is_ascend': (Bool, True),
                              'dtype': (dtype_choice(*_INDEX_DTYPES), 'float32')})
 def argsort(data, *, axis, is_ascend, dtype):
