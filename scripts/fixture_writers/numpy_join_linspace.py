@@ -9,7 +9,8 @@
 * ``dsplit`` of a symbol in a hybridized block: one section gives the array itself (not a list),
   several a list; a symbol of fewer than three dimensions fails in the operator.
 * ``split`` / ``hsplit`` / ``dsplit`` at unsorted or out-of-range indices fail (MXNetError, not
-  NumPy's empty parts), and their parts are new arrays, not views of the source.
+  NumPy's empty parts), and their parts are new arrays, not views of the source (as are the
+  results of swapaxes and expand_dims).
 
 Errors are stored as [type name, last line of the message] in ``errors.json``; values in
 ``numpy_join_linspace.npz``.
@@ -169,6 +170,12 @@ def _dsplit(mx, out, errors):
                        ('dsplit', np.dsplit(x, 2)), ('array_split', np.array_split(y, 4, 1))):
         parts[0][:] = -1
         out['split/%s/source-after-write' % cid] = (x if cid == 'dsplit' else y).asnumpy()
+    # so are the results of swapaxes and expand_dims (the legacy operators' aliases in MXNet)
+    for cid, fn in (('swapaxes', lambda a: np.swapaxes(a, 0, 1)),
+                    ('expand_dims', lambda a: np.expand_dims(a, 0))):
+        z = np.array(onp.arange(6, dtype='float32').reshape(2, 3))
+        fn(z)[:] = -1
+        out['copy/%s/source-after-write' % cid] = z.asnumpy()
 
 
 def run(mx):
