@@ -321,8 +321,9 @@ def broadcast_like(lhs, rhs, *, lhs_axes, rhs_axes):
 # ------------------------------------------------------------------------------ join and split
 def _check_same_dtype(opname, tensors):
     d = tensors[0].dtype
-    for i, t in enumerate(tensors):
+    for t in tensors:
         if t.dtype is not d:
+            i = [u.dtype for u in tensors].index(t.dtype)
             raise MXNetError('%s: non-uniform data type, expected %s, got %s for input %d; cast '
                              'the inputs with astype()' % (opname, dtype_name(d),
                                                            dtype_name(t.dtype), i))
