@@ -11,7 +11,7 @@ import keyword
 import torch
 
 from ..base import MXNetError, REQUIRED, DTYPE_NAMES, to_float, to_shape
-from ..context import mixed_context_error
+from ..context import Context, current_context, mixed_context_error
 from ..ops import registry
 from .ndarray import NDArray
 
@@ -83,6 +83,12 @@ def _wrap_multi(res, nvis, ctx=None, cls=NDArray):
         o._ctx = ctx
         outs.append(o)
     return outs[0] if nvis == 1 else outs
+
+
+def _result_context(ctx):
+    """The Context of an array created on ``ctx`` where that is no Context: the current one for
+    None (or ''), else None (the tensor's device tells it)."""
+    return current_context() if ctx is None or ctx == '' else None
 
 
 def _safe(name):
@@ -254,8 +260,15 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('    if out is not None: return _write_out(out, _r)')
     nout = op.num_outputs
     nvis = op.num_visible_outputs
-    # outputs report the first input's Context (cpu(1) lives in host memory as cpu(0) does)
+    # outputs report the first input's Context (cpu(1) lives in host memory as cpu(0) does);
+    # an operator that creates its output on ``ctx`` (without inputs), that Context
     cx = '_cx' if op.inputs else 'None'
+    created = local('ctx') if 'ctx' in op.params else None
+    if created is not None:
+        g['_Context'], g['_result_context'] = Context, _result_context
+        on_ctx = '(%s if type(%s) is _Context else _result_context(%s))' % ((created,) * 3)
+        cx = on_ctx if not op.inputs else '(_cx if _n else %s)' % on_ctx if op.variadic \
+            else cx
     if nout == 1 and nvis in (None, 1):
         # the NDArray is built inline: one frame less on every call
         body.append('    if type(_r) is tuple: _r = _r[0]')
