@@ -123,8 +123,9 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     its own (NumPy's ``sum(a, axis=None, dtype=None, out=None, keepdims=False)``): the names of
     the inputs, parameters and ``out`` in their order, ``'public=entry'`` where the function's
     name differs from the entry's (``'a=data'``); parameters left out keep the entry's
-    defaults. Such a function takes no other argument (no ``name``, no ``**kwargs``: Python's
-    TypeError for any other, as MXNet's NumPy functions). ``doc`` is the function's docstring
+    defaults; inputs and required parameters are required arguments. Such a function takes no
+    other argument (no ``name``, no ``**kwargs``: Python's TypeError for any other or a
+    missing one, as MXNet's NumPy functions). ``doc`` is the function's docstring
     (default: the operator's).
     """
     g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
@@ -207,10 +208,13 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         dname = '_d_' + p
         g[dname] = default
         g['_c_' + p] = kind.convert
-        sig.append('%s=%s' % (p, dname))
-        if default is REQUIRED:
-            conv_lines.append('        if %s is _REQ: raise _bad_param(_op, %r, _REQ, None)'
-                              % (p, pname))
+        if default is REQUIRED and signature is not None:
+            sig.append(p)  # (a required argument of the signature: Python's TypeError)
+        else:
+            sig.append('%s=%s' % (p, dname))
+            if default is REQUIRED:
+                conv_lines.append('        if %s is _REQ: raise _bad_param(_op, %r, _REQ, '
+                                  'None)' % (p, pname))
         if kind is not registry.Any:
             # values the converter would give back unchanged skip it (Kind.native)
             skip = ' and not (%s)' % (kind.native % {'p': p}) if kind.native else ''

@@ -636,9 +636,9 @@ def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):  # pyli
 def arange(start, stop=None, step=1, dtype=None, ctx=None):
     """Return evenly spaced values within a given interval (float32 by default)."""
     # (the entry's arguments by position: start, stop (None: range(start)), step, repeat,
-    # infer_range, ctx (None: the current context), dtype)
-    return _npi.arange(start, stop, 1 if step is None else step, 1, False, ctx,
-                       _dtype_name(dtype))
+    # infer_range, ctx, dtype)
+    return _npi.arange(start, stop, 1 if step is None else step, 1, False,
+                       ctx or current_context(), _dtype_name(dtype))
 
 
 @set_module('mxnet.numpy')
