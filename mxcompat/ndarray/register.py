@@ -11,7 +11,7 @@ import keyword
 import torch
 
 from ..base import MXNetError, REQUIRED, DTYPE_NAMES, to_float, to_shape
-from ..context import mixed_context_error
+from ..context import Context, current_context, mixed_context_error
 from ..ops import registry
 from .ndarray import NDArray, _assign
 
@@ -72,6 +72,12 @@ def _wrap_multi(res, nvis, ctx=None, cls=NDArray):
     return outs[0] if nvis == 1 else outs
 
 
+def _result_context(ctx):
+    """The Context of an array created on ``ctx`` where that is no Context: the current one for
+    None (or ''), else None (the tensor's device tells it)."""
+    return current_context() if ctx is None or ctx == '' else None
+
+
 def _safe(name):
     return name + '_' if keyword.iskeyword(name) else name
 
@@ -91,7 +97,7 @@ class UFunc(collections.namedtuple('UFunc', 'on_other check_kwargs check_out inp
 
 
 def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', ufunc=None,
-                  sequence=None):
+                  sequence=None, signature=None, doc=None):
     """Build the mx.nd function for ``op`` under the name ``func_name``; its results are
     ``array_cls`` arrays (``mx.np.ndarray`` for the NumPy front end).
 
@@ -99,6 +105,15 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     parameters. ``sequence``, for a variadic operator, names the first argument, which takes
     the inputs as one sequence (NumPy's ``concatenate(seq, axis=0)``) rather than one by one;
     the count of inputs is then no argument.
+
+    ``signature``, for an operator with fixed inputs, gives the function a Python signature of
+    its own (NumPy's ``sum(a, axis=None, dtype=None, out=None, keepdims=False)``): the names of
+    the inputs, parameters and ``out`` in their order, ``'public=entry'`` where the function's
+    name differs from the entry's (``'a=data'``); parameters left out keep the entry's
+    defaults; inputs and required parameters are required arguments. Such a function takes no
+    other argument (no ``name``, no ``**kwargs``: Python's TypeError for any other or a
+    missing one, as MXNet's NumPy functions). ``doc`` is the function's docstring
+    (default: the operator's).
     """
     g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
          '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
@@ -109,6 +124,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     call_args = []
     call_params = []  # (parameter name, local holding its value)
     inputs = op.inputs
+    local = _signature_locals(op, signature)
     if ufunc is not None:
         if op.params or op.variadic or len(ufunc.inputs) != len(op.inputs):
             raise ValueError('%s: a ufunc front end needs an operator without parameters '
@@ -118,8 +134,9 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('    if kwargs: _check_kwargs(%r, kwargs)' % func_name)
         if ufunc.check_out is not None:
             body.append('    if out is not None: _check_out(%r, out)' % func_name)
-    if op.params:  # MXNet ignores keyword arguments of operators that take no parameters;
-        # as MXNet's parser, an unknown argument is reported before a missing input
+    if op.params and signature is None:  # MXNet ignores keyword arguments of operators that
+        # take no parameters; as MXNet's parser, an unknown argument is reported before a
+        # missing input
         body.append('    if kwargs:')
         body.append('        kwargs.pop("attr", None)')
         body.append('        if kwargs: raise _bad_kwargs(_op, kwargs)')
@@ -140,9 +157,9 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('        _n = -1')
         body.append('        _cx = None')
     else:
-        names = [_safe(n) for n in inputs]
-        for n in names:
-            sig.append('%s=None' % n)
+        names = [local(n) for n in inputs]
+        for n in names:  # (required with a signature, as in NumPy's)
+            sig.append(n if signature else '%s=None' % n)
         if names:
             body.append('    try:')
             first = names[0]
@@ -163,7 +180,11 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
             call_args.extend('_a%d' % i for i in range(len(names)))
     conv_lines = []
     for pname, (kind, default) in op.params.items():
-        p = _safe(pname)
+        p = local(pname)
+        if p is None:  # not in the signature: the entry's default
+            g['_d_' + pname] = default
+            call_params.append((pname, '_d_' + pname))
+            continue
         if op.variadic and pname == (op.key_var_num_args or 'num_args'):
             if not sequence:
                 sig.append('%s=None' % p)
@@ -174,10 +195,13 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         dname = '_d_' + p
         g[dname] = default
         g['_c_' + p] = kind.convert
-        sig.append('%s=%s' % (p, dname))
-        if default is REQUIRED:
-            conv_lines.append('        if %s is _REQ: raise _bad_param(_op, %r, _REQ, None)'
-                              % (p, pname))
+        if default is REQUIRED and signature is not None:
+            sig.append(p)  # (a required argument of the signature: Python's TypeError)
+        else:
+            sig.append('%s=%s' % (p, dname))
+            if default is REQUIRED:
+                conv_lines.append('        if %s is _REQ: raise _bad_param(_op, %r, _REQ, '
+                                  'None)' % (p, pname))
         if kind is not registry.Any:
             # values the converter would give back unchanged skip it (Kind.native)
             skip = ' and not (%s)' % (kind.native % {'p': p}) if kind.native else ''
@@ -198,6 +222,8 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
                 conv_lines.append('        if %s is not %s%s: %s' % (p, dname, skip, convert))
         call_params.append((pname, p))
     sig += ['out=None', 'name=None', '**kwargs']
+    if signature is not None:
+        sig = _signature_of(signature, sig)
     if conv_lines:
         body.append('    try:')
         body.extend(conv_lines)
@@ -221,11 +247,19 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     body.append('    except RuntimeError as _e:')
     # MXNet's error for inputs on different devices; any other failure as it is
     body.append('        raise (_mixed_context_error(%r, %s) or _e)' % (op.name, tensors))
-    body.append('    if out is not None: return _write_out(out, _r)')
+    if signature is None or 'out' in signature:
+        body.append('    if out is not None: return _write_out(out, _r)')
     nout = op.num_outputs
     nvis = op.num_visible_outputs
-    # outputs report the first input's Context (cpu(1) lives in host memory as cpu(0) does)
+    # outputs report the first input's Context (cpu(1) lives in host memory as cpu(0) does);
+    # an operator that creates its output on ``ctx`` (without inputs), that Context
     cx = '_cx' if op.inputs else 'None'
+    created = local('ctx') if 'ctx' in op.params else None
+    if created is not None:
+        g['_Context'], g['_result_context'] = Context, _result_context
+        on_ctx = '(%s if type(%s) is _Context else _result_context(%s))' % ((created,) * 3)
+        cx = on_ctx if not op.inputs else '(_cx if _n else %s)' % on_ctx if op.variadic \
+            else cx
     if nout == 1 and nvis in (None, 1):
         # the NDArray is built inline: one frame less on every call
         body.append('    if type(_r) is tuple: _r = _r[0]')
@@ -246,10 +280,35 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     exec(compile(src, '<mx.nd.%s>' % func_name, 'exec'), g)
     op.callers.append(g)  # OpDef.rebind swaps g['_fn']
     fn = g[func_name]
-    fn.__doc__ = op.doc
+    fn.__doc__ = op.doc if doc is None else doc
     fn.__module__ = module
     fn.__qualname__ = func_name
     return fn
+
+
+def _signature_locals(op, signature):
+    """The local name of each input and parameter of ``op`` in a generated function: the
+    name in ``signature`` (None for one it leaves out), or the entry's name without one."""
+    if signature is None:
+        return _safe
+    if op.variadic:
+        raise ValueError('%s: a signature needs fixed inputs' % op.name)
+    names = {}
+    for item in signature:
+        public, _, entry = item.partition('=')
+        names[entry or public] = public
+    unknown = set(names) - set(op.inputs) - set(op.params) - {'out'}
+    if unknown:
+        raise ValueError('%s: the signature names %s, which the entry does not have'
+                         % (op.name, ', '.join(sorted(unknown))))
+    return names.get
+
+
+def _signature_of(signature, sig):
+    """The parameters of a generated function with ``signature``, in its order, from the
+    ones generated (``sig``: 'name=default' or 'name')."""
+    generated = dict((s.partition('=')[0], s) for s in sig)
+    return [generated[item.partition('=')[0]] for item in signature]
 
 
 def _params_dict(op):

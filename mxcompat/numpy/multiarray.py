@@ -321,16 +321,12 @@ class ndarray(NDArray):
         _setitem(self, key, value, True)
 
     # ---------------------------------------------------------------- methods
-    def reshape(self, *args, **kwargs):
+    def reshape(self, *args, order='C'):
         """Returns an array containing the same data with a new shape (NumPy's -1 only)."""
-        order = kwargs.pop('order', 'C') if kwargs else 'C'
-        if kwargs:
-            raise TypeError('reshape() got unexpected keyword arguments %s' % list(kwargs))
         # (``a.reshape(2, 8)`` or ``a.reshape((2, 8))``; ``a.reshape(-1)``: an int, which the
         # front end makes a shape inline)
-        newshape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list, int)) \
-            else args
-        return _npi.reshape(self, newshape, order)
+        return reshape(self, args[0] if len(args) == 1 and isinstance(
+            args[0], (tuple, list, int)) else args, order)
 
     def transpose(self, *axes):
         """The array with axes permuted (reversed without arguments or with None)."""
@@ -377,10 +373,6 @@ class ndarray(NDArray):
         """Remove single-dimensional entries from the shape."""
         return squeeze(self, axis)
 
-    def expand_dims(self, axis):  # pylint: disable=arguments-differ
-        """Insert a new axis of size one."""
-        return _npi.expand_dims(self, axis=axis)
-
     def swapaxes(self, axis1, axis2):
         """Interchange two axes."""
         return _npi.swapaxes(self, dim1=axis1, dim2=axis2)
@@ -392,54 +384,6 @@ class ndarray(NDArray):
     def dot(self, b, out=None):
         """Dot product with ``b``."""
         return _npi.dot(self, b, out=out)
-
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
-        """Sum of the elements over the given axis."""
-        return _npi.sum(self, axis=axis, dtype=dtype, keepdims=keepdims, out=out)
-
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
-        """Product of the elements over the given axis."""
-        return _npi.prod(self, axis=axis, dtype=dtype, keepdims=keepdims, out=out)
-
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
-        """Mean of the elements over the given axis."""
-        return _npi.mean(self, axis=axis, dtype=dtype, keepdims=keepdims, out=out)
-
-    def max(self, axis=None, out=None, keepdims=False):
-        """Maximum along a given axis."""
-        return _npi.max(self, axis=axis, keepdims=keepdims, out=out)
-
-    def min(self, axis=None, out=None, keepdims=False):
-        """Minimum along a given axis."""
-        return _npi.min(self, axis=axis, keepdims=keepdims, out=out)
-
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        """Standard deviation along a given axis."""
-        return std(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
-
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        """Variance along a given axis."""
-        return var(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
-
-    def argmax(self, axis=None, out=None):
-        """Indices of the maximum values along an axis."""
-        return argmax(self, axis, out)
-
-    def argmin(self, axis=None, out=None):
-        """Indices of the minimum values along an axis."""
-        return argmin(self, axis, out)
-
-    def all(self, axis=None, out=None, keepdims=False):
-        """Whether all elements evaluate to True."""
-        return all(self, axis=axis, out=out, keepdims=keepdims)
-
-    def any(self, axis=None, out=None, keepdims=False):
-        """Whether any element evaluates to True."""
-        return any(self, axis=axis, out=out, keepdims=keepdims)
-
-    def cumsum(self, axis=None, dtype=None, out=None):
-        """Cumulative sum of the elements along the given axis."""
-        return cumsum(self, axis, dtype, out)
 
     def clip(self, min=None, max=None, out=None):  # pylint: disable=redefined-builtin
         """Limit the values to [min, max]."""
@@ -539,8 +483,6 @@ def _plain_key(key):
 builtins_all, builtins_sum = all, sum  # the NumPy functions below shadow the builtins
 _Array = ndarray  # the array class (mx.sym.np runs these functions with ndarray = its _Symbol)
 _npi = _make_npi()
-# the generated function itself as the getter: no frame between the attribute and the entry
-ndarray.T = property(_npi.transpose, doc='The array with its axes reversed (``transpose()``).')
 
 
 def _fallback(func, name, args, kwargs):
@@ -697,11 +639,9 @@ def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):  # pyli
 @set_module('mxnet.numpy')
 def arange(start, stop=None, step=1, dtype=None, ctx=None):
     """Return evenly spaced values within a given interval (float32 by default)."""
-    if stop is None:
-        start, stop = 0, start
+    # (by keyword: a symbol's attributes are the arguments given, as MXNet writes them)
     return _npi.arange(start=start, stop=stop, step=1 if step is None else step,
-                       ctx=ctx or current_context(),
-                       dtype=_dtype_name(dtype))
+                       ctx=ctx or current_context(), dtype=_dtype_name(dtype))
 
 
 @set_module('mxnet.numpy')
@@ -827,9 +767,66 @@ def _sequence(name, arg):
     return make_function(_entry(name), name, ndarray, 'mxnet.numpy', sequence=arg)
 
 
+def _signature(name, entry, signature, doc):
+    """The function ``name`` with a NumPy signature (make_function's ``signature``): the
+    generated function of the entry ``entry``, without a frame of its own."""
+    return make_function(_entry(entry), name, ndarray, 'mxnet.numpy', signature=signature,
+                         doc=doc)
+
+
+_REDUCE = ('a', 'axis', 'dtype', 'out', 'keepdims')
+_EXTREME = ('a', 'axis', 'out', 'keepdims')
+_DEVIATION = ('a', 'axis', 'dtype', 'out', 'ddof', 'keepdims')
+_ARG = ('a=data', 'axis', 'out')
+_LOGICAL = ('a=data', 'axis', 'out', 'keepdims')
+# the functions and ndarray methods with NumPy signatures over one entry each:
+# (name, entry, signature of the function, of the method or None, docstring)
+_SIGNATURES = (
+    ('sum', 'sum', _REDUCE + ('initial',), _REDUCE, 'Sum of array elements over a given axis.'),
+    ('prod', 'prod', _REDUCE + ('initial',), _REDUCE,
+     'Product of array elements over a given axis.'),
+    ('max', 'max', _EXTREME, _EXTREME, 'The maximum of an array or maximum along an axis.'),
+    ('min', 'min', _EXTREME, _EXTREME, 'The minimum of an array or minimum along an axis.'),
+    ('mean', 'mean', _REDUCE, _REDUCE,
+     'Arithmetic mean along the specified axis (float32 for integer input).'),
+    ('std', 'std', _DEVIATION, _DEVIATION, 'Standard deviation along the specified axis.'),
+    ('var', 'var', _DEVIATION, _DEVIATION, 'Variance along the specified axis.'),
+    ('argmax', 'argmax', _ARG, _ARG, 'Indices of the maximum values along an axis (int64).'),
+    ('argmin', 'argmin', _ARG, _ARG, 'Indices of the minimum values along an axis (int64).'),
+    ('all', 'all', _LOGICAL, _LOGICAL,
+     'Whether all array elements along a given axis evaluate to True.'),
+    ('any', 'any', _LOGICAL, _LOGICAL,
+     'Whether any array element along a given axis evaluates to True.'),
+    ('cumsum', 'cumsum', ('a', 'axis', 'dtype', 'out'), ('a', 'axis', 'dtype', 'out'),
+     'Cumulative sum of the elements along a given axis (flattened for ``axis=None``).'),
+    ('transpose', 'transpose', ('a', 'axes'), None, 'Permute the dimensions of an array.'),
+    ('reshape', 'reshape', ('a', 'newshape', 'order'), None,
+     'Gives a new shape to an array without changing its data.'),
+    ('expand_dims', 'expand_dims', ('a=data', 'axis'), ('a=data', 'axis'),
+     'Expand the shape of an array with an axis of size one at ``axis``.'),
+)
+_SIGNATURE_ALIASES = {'amax': 'max', 'amin': 'min', 'product': 'prod'}
+
+
+def _self(signature):
+    """A method's signature: the array, the first argument, named ``self``."""
+    return ('self=' + signature[0].rpartition('=')[2],) + signature[1:]
+
+
 def _define_ufuncs(space):
     """Put the element-wise functions and those bound straight to their entries (``dot``,
-    ``concatenate``, ...), made over ``_npi``, into the namespace ``space``."""
+    ``concatenate``, ``sum``, ...), made over ``_npi``, into the namespace ``space``, and
+    the methods bound straight to their entries (``sum``, ``T``, ...) on its array class."""
+    array = space['ndarray']
+    for name, entry, signature, method, doc in _SIGNATURES:
+        space[name] = _signature(name, entry, signature, doc)
+        if method is not None:
+            setattr(array, name, _signature(name, entry, _self(method), doc))
+    for alias, name in _SIGNATURE_ALIASES.items():
+        space[alias] = space[name]
+    # the generated function itself as the getter: no frame between the attribute and the entry
+    array.T = property(_signature('transpose', 'transpose', ('self=a',), None),
+                       doc='The array with its axes reversed (``transpose()``).')
     for name, f in (('dot', _function('dot', _no_kwargs)),
                     ('matmul', _function('matmul', _check_ufunc_kwargs)),
                     ('concatenate', _sequence('concatenate', 'seq')),
@@ -878,97 +875,12 @@ def _axis(axis):
 
 
 @set_module('mxnet.numpy')
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):  # pylint: disable=redefined-builtin
-    """Sum of array elements over a given axis."""
-    return _npi.sum(a, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
-                    out=out)
-
-
-@set_module('mxnet.numpy')
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
-    """Product of array elements over a given axis."""
-    return _npi.prod(a, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
-                     out=out)
-
-
-@set_module('mxnet.numpy')
-def max(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
-    """The maximum of an array or maximum along an axis."""
-    return _npi.max(a, axis=axis, keepdims=keepdims, out=out)
-
-
-@set_module('mxnet.numpy')
-def min(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
-    """The minimum of an array or minimum along an axis."""
-    return _npi.min(a, axis=axis, keepdims=keepdims, out=out)
-
-
-amax, amin = max, min
-product = prod
-
-
-@set_module('mxnet.numpy')
-def mean(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Arithmetic mean along the specified axis (float32 for integer input)."""
-    return _npi.mean(a, axis=axis, dtype=dtype, keepdims=keepdims, out=out)
-
-
-@set_module('mxnet.numpy')
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    """Standard deviation along the specified axis."""
-    return _npi.std(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, out=out)
-
-
-@set_module('mxnet.numpy')
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    """Variance along the specified axis."""
-    return _npi.var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, out=out)
-
-
-@set_module('mxnet.numpy')
-def argmax(a, axis=None, out=None):
-    """Indices of the maximum values along an axis (int64)."""
-    return _npi.argmax(a, axis=axis, keepdims=False, out=out)
-
-
-@set_module('mxnet.numpy')
-def argmin(a, axis=None, out=None):
-    """Indices of the minimum values along an axis (int64)."""
-    return _npi.argmin(a, axis=axis, keepdims=False, out=out)
-
-
-@set_module('mxnet.numpy')
-def all(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
-    """Whether all array elements along a given axis evaluate to True."""
-    return _npi.all(a, axis=axis, keepdims=keepdims, out=out)
-
-
-@set_module('mxnet.numpy')
-def any(a, axis=None, out=None, keepdims=False):  # pylint: disable=redefined-builtin
-    """Whether any array element along a given axis evaluates to True."""
-    return _npi.any(a, axis=axis, keepdims=keepdims, out=out)
-
-
-@set_module('mxnet.numpy')
 def sometrue(a, axis=None, keepdims=False, out=None):
     """Whether any array element along a given axis evaluates to True (``any``)."""
     return any(a, axis=axis, out=out, keepdims=keepdims)
 
 
-@set_module('mxnet.numpy')
-def cumsum(a, axis=None, dtype=None, out=None):
-    """Cumulative sum of the elements along a given axis (flattened for ``axis=None``)."""
-    return _npi.cumsum(a, axis=axis, dtype=dtype, out=out)
-
-
 # ------------------------------------------------------------------------ shapes
-@set_module('mxnet.numpy')
-def reshape(a, newshape, order='C'):
-    """Gives a new shape to an array without changing its data."""
-    newshape = (newshape,) if isinstance(newshape, numbers.Integral) else tuple(newshape)
-    return _npi.reshape(a, newshape=newshape, order=order)
-
-
 @set_module('mxnet.numpy')
 def ravel(x, order='C'):
     """A contiguous flattened array (MXNet's ``_npx_reshape`` to -1)."""
@@ -978,21 +890,9 @@ def ravel(x, order='C'):
 
 
 @set_module('mxnet.numpy')
-def transpose(a, axes=None):
-    """Permute the dimensions of an array."""
-    return _npi.transpose(a, axes=axes)
-
-
-@set_module('mxnet.numpy')
 def squeeze(x, axis=None):
     """Remove single-dimensional entries from the shape of an array."""
     return _npi.squeeze(x, axis=_axis(axis))
-
-
-@set_module('mxnet.numpy')
-def expand_dims(a, axis):
-    """Expand the shape of an array with an axis of size one at ``axis``."""
-    return _npi.expand_dims(a, axis=axis)
 
 
 @set_module('mxnet.numpy')

@@ -15,8 +15,8 @@ _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8
 
 
 def _device(ctx):
-    if type(ctx) is Context:
-        return ctx.torch_device
+    if type(ctx) is Context:  # (its device once made: no frame of the property)
+        return ctx._torch_device or ctx.torch_device
     if ctx is None or ctx == '':
         return current_context().torch_device
     return torch_device(ctx)

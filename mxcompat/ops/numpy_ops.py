@@ -216,6 +216,10 @@ def _reduce_dtype(a, dtype):
     return torch.int64 if a.dtype is torch.bool else a.dtype
 
 
+# the types torch sums in their own type as MXNet does (float16 is accumulated in float32)
+_SUMS_IN_OWN_TYPE = frozenset([torch.float32, torch.float64, torch.bfloat16])
+
+
 @register('_np_sum', inputs=('a',), params={
     'axis': _AXIS, 'dtype': (Opt(DType), None), 'keepdims': (Bool, False),
     'initial': (Opt(Float), None)})
@@ -224,7 +228,7 @@ def np_sum(a, axis, dtype, keepdims, initial):
     does)."""
     if axis == ():
         out = a.to(_reduce_dtype(a, dtype), copy=True)
-    elif dtype is None and a.is_floating_point() and a.dtype is not torch.float16:
+    elif dtype is None and a.dtype in _SUMS_IN_OWN_TYPE:
         # (inline _axes; torch's dtype= argument costs a little)
         out = torch.sum(a, axis[0] if axis is not None and len(axis) == 1 else axis, keepdims)
     else:

@@ -1,9 +1,11 @@
 """Contexts from real MXNet: operators on arrays of a host context other than cpu(0) return
 arrays of that context; recurrent cells unrolled on cpu(1) take their begin states' context
-from the inputs (values and contexts of outputs and states); pickled and deep-copied arrays
-come back on cpu(0) whatever the current context; copies between contexts made under
-``autograd.record()`` (``copyto`` a context or an array, ``as_in_context``) pass gradients
-back, as MXNet records them as ``_copyto``. The same ``run(mx)`` executes under mxcompat
+from the inputs (values and contexts of outputs and states); in NumPy mode, results of
+operators and methods keep their input's context, and created arrays take ``ctx`` or the
+current context; pickled and deep-copied arrays come back on cpu(0) whatever the current
+context; copies between contexts made under ``autograd.record()`` (``copyto`` a context or an
+array, ``as_in_context``) pass gradients back, as MXNet records them as ``_copyto``. The same
+``run(mx)`` executes under mxcompat
 in tests/test_contexts.py."""
 import copy
 import os
@@ -59,6 +61,34 @@ def run(mx):
         loss.backward()
         out['record/' + key] = w.grad.asnumpy()
         put_ctx('record/' + key, z)
+
+    mx.npx.set_np()
+    try:  # NumPy mode: operators and methods keep the context; creation takes ctx= or the
+        # current context
+        np_, x = mx.np, mx.np.array(_seeded('a', (3, 4)), ctx=ctx)
+        put_ctx('np/sum', np_.sum(x, axis=1))
+        put_ctx('np/mean_method', x.mean(axis=0))
+        put_ctx('np/max', np_.max(x, axis=1))
+        put_ctx('np/argmax_method', x.argmax(1))
+        put_ctx('np/T', x.T)
+        put_ctx('np/reshape_method', x.reshape(-1))
+        put_ctx('np/reshape', np_.reshape(x, (4, 3)))
+        put_ctx('np/expand_dims', np_.expand_dims(x, 0))
+        put_ctx('np/transpose', np_.transpose(x))
+        put_ctx('np/slice', x[1:3])
+        put_ctx('np/exp', np_.exp(x))
+        put_ctx('np/add_scalar', x + 1.0)
+        put_ctx('np/concatenate', np_.concatenate([x, x], axis=0))
+        put_ctx('np/zeros', np_.zeros((2,), ctx=ctx))
+        put_ctx('np/arange', np_.arange(3, ctx=ctx))
+        put_ctx('np/normal', np_.random.normal(size=(2,), ctx=ctx))
+        put_ctx('np/uniform', np_.random.uniform(size=(2,), ctx=ctx))
+        with ctx:
+            put_ctx('np/arange_current', np_.arange(3))
+            put_ctx('np/ones_current', np_.ones((2,)))
+            put_ctx('np/normal_current', np_.random.normal(size=(2,)))
+    finally:
+        mx.npx.reset_np()
 
     cell = gluon.rnn.HybridSequentialRNNCell(prefix='stack_')
     with cell.name_scope():

@@ -200,8 +200,37 @@ def _ufunc(lhs, rhs, fn, scalar_fn, rscalar_fn=None, out=None):
     return _np_ufunc(lhs, rhs, fn, scalar_fn, rscalar_fn, out=out)
 
 
+# arguments MXNet's symbol front end passes although the NumPy signature lacks them: they are
+# written into the graph's attributes
+_FIXED = {'argmax': ('keepdims=False',), 'argmin': ('keepdims=False',)}
+
+
+def _signature(name, entry, signature, doc):
+    """The symbol function ``name`` with a NumPy signature over the entry ``entry`` (what
+    make_function's ``signature`` makes for mx.np): its arguments passed on by name."""
+    op = _ma._entry(entry)
+    params, passed = [], []
+    for item in signature:
+        public, _, entry_name = item.partition('=')
+        entry_name = entry_name or public
+        if entry_name in op.inputs:
+            params.append(public)
+            passed.append(public)
+        else:
+            default = None if entry_name == 'out' else op.params[entry_name][1]
+            params.append(public if default is registry.REQUIRED else '%s=%r' % (public, default))
+            passed.append('%s=%s' % (entry_name, public))
+    passed.extend(_FIXED.get(entry, ()))
+    space = {'_fn': getattr(_npi, entry)}
+    exec('def %s(%s):\n    return _fn(%s)\n' % (name, ', '.join(params), ', '.join(passed)),  # pylint: disable=exec-used
+         space)
+    function = space[name]
+    function.__doc__ = doc
+    return function
+
+
 _SPACE.update(_unary=_unary, _binary=_binary, _function=_function, _sequence=_sequence,
-              _ufunc=_ufunc)
+              _ufunc=_ufunc, _signature=_signature)
 _SPACE['_define_ufuncs'](_SPACE)
 for _name in _ma.__all__:
     if _name not in _DATA_ONLY:
@@ -213,11 +242,9 @@ _METHODS = ('__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
             '__truediv__', '__rtruediv__', '__mod__', '__rmod__', '__pow__', '__rpow__',
             '__matmul__', '__neg__', '__abs__', '__invert__', '__and__', '__or__', '__xor__',
             '__eq__', '__ne__', '__gt__', '__ge__', '__lt__', '__le__', 'reshape', 'transpose',
-            'flatten', 'squeeze', 'expand_dims', 'swapaxes', 'broadcast_to', 'dot', 'sum',
-            'prod', 'mean', 'max', 'min', 'std', 'var', 'argmax', 'argmin', 'all', 'any',
-            'cumsum', 'clip', 'round', 'repeat', 'tile', 'take', 'argsort', 'sort',
-            'diagonal', 'trace')
-for _name in _METHODS:
+            'flatten', 'squeeze', 'swapaxes', 'broadcast_to', 'dot', 'clip', 'round',
+            'repeat', 'tile', 'take', 'argsort', 'sort', 'diagonal', 'trace')
+for _name in _METHODS:  # (sum, T, ...: made with the functions, _define_ufuncs)
     setattr(_Symbol, _name, _rebind(_ma.ndarray.__dict__[_name]))
 
 
