@@ -104,6 +104,10 @@ CASES = [
     pool('avg-3d-f16', (1, 2, 4, 4, 4), dtype=np.float16, kernel=(2, 2, 2), pad=(1, 1, 1),
          pool_type='avg'),
     pool('sum-3d-f16', (1, 1, 3, 4, 4), dtype=np.float16, kernel=(2, 2, 2), pool_type='sum'),
+    pool('lp3-2d-f16', (2, 2, 8, 8), dtype=np.float16, kernel=(4, 5), stride=(2, 1),
+         pool_type='lp', p_value=3),
+    pool('lp2-1d-f16', (3, 3, 10), dtype=np.float16, kernel=(4,), pad=(2,), stride=(2,),
+         pool_type='lp', p_value=2),
     pool('max-cudnn-off', (1, 1, 4, 4), kernel=(2, 2), cudnn_off=True),
     # errors
     case('pool-bad-rank', 'Pooling', kwargs={'data': arr('pbr', 2, 4, 4), 'kernel': (2, 2)},
