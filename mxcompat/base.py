@@ -4,6 +4,7 @@ Every other module converts dtypes and parses operator attributes through this f
 there is exactly one mapping between numpy, torch and MXNet's type flags.
 """
 import ast
+import ctypes
 import functools
 import gc
 import numbers
@@ -19,6 +20,11 @@ __all__ = ['MXNetError', 'NotSupportedForSparseNDArray', 'numeric_types', 'integ
 
 class MXNetError(RuntimeError):
     """Error raised by mxcompat where MXNet raises ``mxnet.base.MXNetError``."""
+
+
+# MXNet's handle type: callbacks that receive arrays (executor monitors, op hooks) are written
+# ``NDArray(ctypes.cast(arr, NDArrayHandle))``; an mxcompat array's handle names the array itself
+NDArrayHandle = ctypes.c_void_p
 
 
 class MXNetAssertionError(MXNetError, AssertionError):

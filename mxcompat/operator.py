@@ -14,15 +14,15 @@ import warnings
 from array import array  # noqa: F401
 from threading import Lock  # noqa: F401
 
-from .base import MXNetError, py_str  # noqa: F401
+from .base import MXNetError, NDArrayHandle, py_str  # noqa: F401
 from .ndarray.ndarray import NDArray  # noqa: F401
 from .util import is_np_array  # noqa: F401
 from . import context  # noqa: F401
 
 __all__ = ['PythonOp', 'NumpyOp', 'NDArrayOp', 'CustomOp', 'CustomOpProp', 'register',
            'get_all_registered_operators', 'get_operator_arguments', 'OperatorArguments',
-           'is_np_array', 'NDArray', 'Lock', 'array', 'collections', 'context', 'ctypes',
-           'py_str', 'traceback', 'warnings']
+           'is_np_array', 'NDArray', 'NDArrayHandle', 'Lock', 'array', 'collections',
+           'context', 'ctypes', 'py_str', 'traceback', 'warnings']
 
 _REGISTRY = {}
 _REGISTRY_LOCK = threading.Lock()

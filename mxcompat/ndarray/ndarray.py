@@ -7,6 +7,7 @@ dtype, legacy indexing that never yields 0-d arrays) are handled here.
 """
 import ctypes
 import warnings
+import weakref
 
 import numpy as np
 import torch
@@ -31,6 +32,10 @@ _STORAGE_TYPE_STR_TO_ID = {'undefined': -1, 'default': 0, 'row_sparse': 1, 'csr'
 _STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 
 
+# handle value -> array, for NDArray(handle): the arrays whose handle was taken
+_BY_HANDLE = weakref.WeakValueDictionary()
+
+
 class NDArray:
     """An array object representing a multidimensional, homogeneous array of fixed-size items.
 
@@ -42,13 +47,20 @@ class NDArray:
     __array_priority__ = 1000.0
 
     def __init__(self, handle, writable=True):
+        ctx = None
         if handle is None:  # MXNet's pickles construct NDArray(None), then restore the state
             handle = torch.empty(0)
+        elif isinstance(handle, ctypes.c_void_p):  # an array's ``handle``: the same data
+            source = _BY_HANDLE.get(handle.value)
+            if source is None:
+                raise MXNetError('NDArray(handle): %r is not the handle of a live array; pass '
+                                 'an array\'s .handle (or a callback\'s array)' % (handle,))
+            handle, ctx = source._t, source._ctx
         elif not isinstance(handle, torch.Tensor):
             raise MXNetError('NDArray(handle): handle must be a torch.Tensor; use mx.nd.array '
                              'to make an NDArray from data')
         self._t = handle
-        self._ctx = None
+        self._ctx = ctx
 
     # ---------------------------------------------------------------- properties
     @property
@@ -86,8 +98,14 @@ class NDArray:
 
     @property
     def handle(self):
-        """Address of the array's data, as a ``ctypes.c_void_p``."""
-        return ctypes.c_void_p(self._t.data_ptr())
+        """The array's handle, a ``ctypes.c_void_p`` (MXNet's ``NDArrayHandle``):
+        ``NDArray(handle)`` is an array of the same data while this array lives."""
+        _BY_HANDLE[id(self)] = self
+        return ctypes.c_void_p(id(self))
+
+    # ctypes.cast(arr, NDArrayHandle) gives the handle: monitor callbacks written for MXNet,
+    # which passes them handles, take mxcompat's arrays
+    _as_parameter_ = handle
 
     @property
     def writable(self):

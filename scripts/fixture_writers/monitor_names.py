@@ -70,9 +70,8 @@ def _symbols(mx):
 
 
 def _array(mx, arr):
-    """The NDArray a callback received: MXNet passes a handle, mxcompat the NDArray."""
-    if isinstance(arr, mx.nd.NDArray):
-        return arr
+    """The NDArray a callback received, as MXNet's callbacks are written (MXNet passes a
+    handle; mxcompat an array, which ctypes.cast turns into its handle)."""
     return mx.nd.NDArray(ctypes.cast(arr, mx.base.NDArrayHandle), writable=False)
 
 
