@@ -829,8 +829,6 @@ def np_moveaxis(a, source, destination):
     return torch.movedim(a, source, destination)
 
 
-
-
 @register('_npi_take', inputs=('a', 'indices'), params={'axis': (Opt(Int), None),
                                                       'mode': (Str, 'raise')})
 def np_take(a, indices, axis, mode):

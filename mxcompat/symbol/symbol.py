@@ -767,6 +767,16 @@ def _numpy_op(op):
     return any(n.startswith(('_np_', '_npi_', '_npx_')) for n in (op.name,) + op.aliases)
 
 
+def _made_variable(op, node_name, iname, sparams, attrs):
+    """The entry of the variable ``<node name>_<input name>`` that MXNet makes for an input
+    not given: it carries the node's parameters and attributes (and the input's initializer)."""
+    vattrs = dict(sparams)
+    vattrs.update(attrs)
+    if iname in op.input_init:
+        vattrs['__init__'] = op.input_init[iname]
+    return Node(None, '%s_%s' % (node_name, iname), vattrs), 0
+
+
 def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=None):
     """Build the node for ``op`` called as ``mx.sym.<func_name>``."""
     sparams, extra_attrs = {}, {}
@@ -814,12 +824,8 @@ def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=Non
             missing = ['arg%d' % i for i in range(converted[key])]
         else:
             missing = []
-        for iname in missing:
-            vattrs = dict(sparams)
-            vattrs.update(attrs)
-            if iname in op.input_init:
-                vattrs['__init__'] = op.input_init[iname]
-            entries.append((Node(None, '%s_%s' % (node_name, iname), vattrs), 0))
+        entries.extend(_made_variable(op, node_name, iname, sparams, attrs)
+                       for iname in missing)
     else:
         if len(pos_inputs) > len(input_names):
             raise MXNetError('Operator %s takes %d inputs (%s), %d given'
@@ -835,11 +841,7 @@ def compose_op(op, func_name, pos_inputs, kw_inputs, params, name=None, attr=Non
         for iname in input_names:
             s = given.get(iname)
             if s is None:
-                vattrs = dict(sparams)
-                vattrs.update(attrs)
-                if iname in op.input_init:
-                    vattrs['__init__'] = op.input_init[iname]
-                entries.append((Node(None, '%s_%s' % (node_name, iname), vattrs), 0))
+                entries.append(_made_variable(op, node_name, iname, sparams, attrs))
             else:
                 entries.append(_single_entry(s, op, node_name))
     node_attrs = dict(sparams)
