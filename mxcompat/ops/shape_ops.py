@@ -329,40 +329,46 @@ def _check_same_dtype(opname, tensors):
                                                            dtype_name(t.dtype), i))
 
 
-def _join(opname, rule, join, tensors, *args):
+def _join(opname, rule, join, tensors, *args, axis=None):
     """``join(tensors, *args)`` (torch.cat, stack, hstack, ...): MXNetError naming the operator
-    for no inputs, inputs of different types, and shapes that break the ``rule`` (a message,
-    formatted with ``args`` on failure)."""
-    if not tensors:
-        raise MXNetError('%s: needs at least one input array' % opname)
-    _check_same_dtype(opname, tensors)
+    for no inputs, inputs of different types (which torch would promote), and shapes that
+    break the ``rule`` (a message, formatted with ``args`` on failure). With ``axis`` =
+    (extra, argname), ``args[0]`` is an axis of arrays of the inputs' dimensions plus
+    ``extra``, checked as MXNet does. Torch checks the axis and the shapes: no cost when they
+    fit."""
+    try:
+        d = tensors[0].dtype
+    except IndexError:
+        raise MXNetError('%s: needs at least one input array' % opname) from None
+    for t in tensors:
+        if t.dtype is not d:
+            _check_same_dtype(opname, tensors)
     try:
         return join(tensors, *args)
-    except RuntimeError:  # (checked by torch: no cost when the shapes fit)
+    except (RuntimeError, IndexError):
+        if axis is not None:
+            args = (_check_axis(args[0], tensors[0].dim() + axis[0], opname, axis[1]),)
         raise MXNetError('%s: incompatible input shapes %s: %s'
                          % (opname, [tuple(t.shape) for t in tensors], rule % args)) from None
 
 
 def _concat(opname, tensors, dim, argname='dim'):
-    if not tensors:
-        raise MXNetError('%s: needs at least one input array' % opname)
-    axis = _check_axis(dim, tensors[0].dim(), opname, argname)
     out = _join(opname, 'all dimensions except the joined axis %d must match', torch.cat,
-                tensors, axis)
-    if out.is_meta and any(t.shape[axis] == 0 for t in tensors):
-        # shape inference: an input of unknown (0) size along dim leaves the joined size unknown
-        shape = list(out.shape)
-        shape[axis] = 0
-        out = out.new_empty(shape)
+                tensors, dim, axis=(0, argname))
+    if out.is_meta:
+        axis = dim if dim >= 0 else dim + out.dim()
+        if any(t.shape[axis] == 0 for t in tensors):
+            # shape inference: an input of unknown (0) size along dim leaves the joined size
+            # unknown
+            shape = list(out.shape)
+            shape[axis] = 0
+            out = out.new_empty(shape)
     return out
 
 
 def _stack(opname, tensors, axis):
-    if not tensors:
-        raise MXNetError('%s: needs at least one input array' % opname)
-    ax = _check_axis(axis, tensors[0].dim() + 1, opname)
     return _join(opname, 'arrays stacked along a new axis %d must all have the same shape',
-                 torch.stack, tensors, ax)
+                 torch.stack, tensors, axis, axis=(1, 'axis'))
 
 
 @register('Concat', monitor_prefix='arg', named_outputs=True,
