@@ -339,7 +339,7 @@ class ndarray(NDArray):
 
     def flatten(self, order='C'):
         """A copy of the array collapsed into one dimension."""
-        return _npi.copy(_npi.reshape(self, newshape=(-1,), order=order))
+        return _npi.reshape(self, newshape=(-1,), order=order)
 
     def repeat(self, repeats, axis=None):  # pylint: disable=arguments-differ
         """Repeat elements of the array."""

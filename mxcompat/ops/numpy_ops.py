@@ -16,7 +16,7 @@ import torch
 from ..base import MXNetError, dtype_torch
 from .creation import _device, _fill_value, linspace
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
-from .shape_ops import _concat, _join as _join_checked, _split_parts, _stack
+from .shape_ops import _concat, _fresh, _join as _join_checked, _split_parts, _stack
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
 _AXIS = (Opt(Shape), None)
@@ -452,11 +452,12 @@ def np_identity(*, shape, ctx, dtype):
 @register('_np_reshape', inputs=('a',), params={'newshape': (Shape, REQUIRED),
                                                 'order': (Str, 'C')}, keeps_size=True)
 def np_reshape(a, newshape, order):
-    """Gives a new shape to an array without changing its data (NumPy's -1 only)."""
+    """Gives a new shape to an array without changing its data (NumPy's -1 only). As in
+    MXNet, the result is a copy, not a view of ``a``."""
     if order != 'C':
         raise NotImplementedError("reshape(order='%s'): only order='C' is supported" % order)
     try:
-        return torch.reshape(a, newshape)
+        return _fresh(a, newshape)
     except RuntimeError:  # (checked by torch: no cost when valid)
         raise MXNetError(_reshape_error(a.numel(), newshape)) from None
 
@@ -485,14 +486,14 @@ def _reshape_error(size, newshape):
 
 @register('_np_transpose', inputs=('a',), params={'axes': (Opt(Shape), None)})
 def np_transpose(a, axes):
-    """Permute the dimensions of an array (reversed without ``axes``)."""
+    """Permute the dimensions of an array (reversed without ``axes``); a copy, as in MXNet."""
     if axes is None or axes == ():
         n = a.dim()
         # (the cheapest torch spelling a call: .t() up to two axes; not a property such as
         # .mT, which the integer-gradient shadows of autograd do not follow)
-        return a.t() if n <= 2 else a.permute(*range(n - 1, -1, -1))
+        return _fresh(a.t() if n <= 2 else a.permute(*range(n - 1, -1, -1)))
     try:
-        return a.permute(*axes)
+        return _fresh(a.permute(*axes))
     except (IndexError, RuntimeError) as err:  # (checked by torch: no cost when valid)
         raise MXNetError('transpose: axes %s do not fit an array of %d dimensions: %s'
                          % (tuple(axes), a.dim(), err)) from None
@@ -500,17 +501,15 @@ def np_transpose(a, axes):
 
 @register('_np_squeeze', inputs=('a',), params={'axis': _AXIS})
 def np_squeeze(a, axis):
-    """Remove single-dimensional entries from the shape of an array."""
-    if axis is None:
-        return a.squeeze()
-    if a.dim() == 0:
-        return a
+    """Remove single-dimensional entries from the shape of an array; a copy, as in MXNet."""
+    if axis is None or a.dim() == 0:
+        return _fresh(a.squeeze())
     for d in sorted((d % a.dim() for d in axis), reverse=True):
         if a.shape[d] != 1:
             raise MXNetError('squeeze: cannot select an axis to squeeze out which has size '
                              'not equal to one')
         a = a.squeeze(d)
-    return a
+    return _fresh(a)
 
 
 @register('_npi_concatenate', inputs=('*data',), key_var_num_args='num_args',
@@ -708,7 +707,7 @@ def npx_reshape(a, newshape, reverse, order):
             if k != infer:
                 known *= d
         out[infer] = a.numel() // known if known else 0
-    return a.reshape(out)
+    return _fresh(a, out)
 
 
 # ------------------------------------------------------------------------ manipulation

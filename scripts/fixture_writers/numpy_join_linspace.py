@@ -10,7 +10,8 @@
   several a list; a symbol of fewer than three dimensions fails in the operator.
 * ``split`` / ``hsplit`` / ``dsplit`` at unsorted or out-of-range indices fail (MXNetError, not
   NumPy's empty parts), and their parts are new arrays, not views of the source (as are the
-  results of swapaxes and expand_dims).
+  results of swapaxes, expand_dims, reshape, ravel, flatten, transpose and squeeze; a basic
+  slice is a view).
 
 Errors are stored as [type name, last line of the message] in ``errors.json``; values in
 ``numpy_join_linspace.npz``.
@@ -170,9 +171,19 @@ def _dsplit(mx, out, errors):
                        ('dsplit', np.dsplit(x, 2)), ('array_split', np.array_split(y, 4, 1))):
         parts[0][:] = -1
         out['split/%s/source-after-write' % cid] = (x if cid == 'dsplit' else y).asnumpy()
-    # so are the results of swapaxes and expand_dims (the legacy operators' aliases in MXNet)
+    # so are the results of the shape functions (a basic slice is a view: written through)
     for cid, fn in (('swapaxes', lambda a: np.swapaxes(a, 0, 1)),
-                    ('expand_dims', lambda a: np.expand_dims(a, 0))):
+                    ('expand_dims', lambda a: np.expand_dims(a, 0)),
+                    ('reshape', lambda a: a.reshape(-1)),
+                    ('np.reshape', lambda a: np.reshape(a, (3, 2))),
+                    ('npx.reshape', lambda a: mx.npx.reshape(a, (-1, 1))),
+                    ('ravel', np.ravel),
+                    ('flatten', lambda a: a.flatten()),
+                    ('T', lambda a: a.T),
+                    ('transpose', lambda a: a.transpose(1, 0)),
+                    ('np.transpose', np.transpose),
+                    ('squeeze', lambda a: np.squeeze(np.expand_dims(a, 0)[0:1], 0)),
+                    ('slice', lambda a: a[0:1])):
         z = np.array(onp.arange(6, dtype='float32').reshape(2, 3))
         fn(z)[:] = -1
         out['copy/%s/source-after-write' % cid] = z.asnumpy()
