@@ -541,9 +541,10 @@ def np_broadcast_to(array, shape):
     if -2 in shape:
         lead = len(shape) - array.dim()
         shape = tuple(array.shape[i - lead] if d == -2 else d for i, d in enumerate(shape))
-    try:
-        return array.expand(shape)
-    except RuntimeError as err:  # (checked by torch: no cost when valid)
+    try:  # (torch checks the shapes: no cost when they fit)
+        # new memory, as MXNet's result (torch's expanded view cannot be written into)
+        return _fresh(array.expand(shape))
+    except RuntimeError as err:
         raise MXNetError('broadcast_to: an array of shape %s cannot be broadcast to %s: %s'
                          % (tuple(array.shape), tuple(shape), err)) from None
 
@@ -763,8 +764,10 @@ for _name, _fn, _doc, _dim, _rule in (
 def _atleast(fn):
     def op(*arys, num_args):
         out = fn(arys)
-        return tuple(out) if isinstance(out, (list, tuple)) else (out,)
-    op.__doc__ = 'Inputs viewed as arrays with at least %s dimensions.' % fn.__name__[-2]
+        return tuple(_fresh(t) for t in out) if isinstance(out, (list, tuple)) \
+            else (_fresh(out),)
+    op.__doc__ = ('Copies of the inputs with at least %s dimensions (new arrays, as in MXNet).'
+                  % fn.__name__[-2])
     return op
 
 
@@ -776,7 +779,12 @@ for _n, _fn in ((1, torch.atleast_1d), (2, torch.atleast_2d), (3, torch.atleast_
 
 @register('_np_diagonal', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
 def np_diagonal(data, offset, axis1, axis2):
-    """The specified diagonals (the last axis of the result indexes along them)."""
+    """The specified diagonals (the last axis of the result indexes along them), a new
+    array as in MXNet."""
+    return _fresh(_diagonal(data, offset, axis1, axis2))
+
+
+def _diagonal(data, offset, axis1, axis2):
     try:
         return torch.diagonal(data, offset, axis1, axis2)
     except (IndexError, RuntimeError) as err:  # (checked by torch: no cost when valid)
@@ -793,7 +801,7 @@ def np_diag(data, k):
 @register('_np_trace', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
 def np_trace(data, offset, axis1, axis2):
     """The sum along the diagonals of an array."""
-    return np_diagonal(data, offset, axis1, axis2).sum(-1)
+    return _diagonal(data, offset, axis1, axis2).sum(-1)
 
 
 @register('_np_roll', params={'shift': (Opt(Shape), None), 'axis': _AXIS})
@@ -824,8 +832,8 @@ def np_rot90(data, k, axes):
 @register('_np_moveaxis', inputs=('a',), params={'source': (Shape, REQUIRED),
                                                  'destination': (Shape, REQUIRED)})
 def np_moveaxis(a, source, destination):
-    """Move axes of an array to new positions."""
-    return torch.movedim(a, source, destination)
+    """Move axes of an array to new positions (a new array, as in MXNet)."""
+    return _fresh(torch.movedim(a, source, destination))
 
 
 @register('_npi_take', inputs=('a', 'indices'), params={'axis': (Opt(Int), None),

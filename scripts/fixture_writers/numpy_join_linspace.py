@@ -10,8 +10,8 @@
   several a list; a symbol of fewer than three dimensions fails in the operator.
 * ``split`` / ``hsplit`` / ``dsplit`` at unsorted or out-of-range indices fail (MXNetError, not
   NumPy's empty parts), and their parts are new arrays, not views of the source (as are the
-  results of swapaxes, expand_dims, reshape, ravel, flatten, transpose and squeeze; a basic
-  slice is a view).
+  results of swapaxes, expand_dims, reshape, ravel, flatten, transpose, squeeze, atleast_*d,
+  broadcast_to, diagonal and moveaxis; a basic slice is a view).
 
 Errors are stored as [type name, last line of the message] in ``errors.json``; values in
 ``numpy_join_linspace.npz``.
@@ -183,6 +183,11 @@ def _dsplit(mx, out, errors):
                     ('transpose', lambda a: a.transpose(1, 0)),
                     ('np.transpose', np.transpose),
                     ('squeeze', lambda a: np.squeeze(np.expand_dims(a, 0)[0:1], 0)),
+                    ('atleast_1d', np.atleast_1d),
+                    ('atleast_2d', np.atleast_2d),
+                    ('broadcast_to', lambda a: np.broadcast_to(a[0:1], (2, 3))),
+                    ('diagonal', np.diagonal),
+                    ('moveaxis', lambda a: np.moveaxis(a, 0, 1)),
                     ('slice', lambda a: a[0:1])):
         z = np.array(onp.arange(6, dtype='float32').reshape(2, 3))
         fn(z)[:] = -1
