@@ -207,7 +207,7 @@ def depth_to_space(data, *, block_size):
         raise MXNetError('depth_to_space: the depth dimension %d must be a multiple of '
                          'block_size^2 (block_size=%d)' % (c, b))
     x = data.reshape(n, b, b, c // (b * b), h, w).permute(0, 3, 4, 1, 5, 2)
-    return x.reshape(n, c // (b * b), h * b, w * b)
+    return _fresh(x, (n, c // (b * b), h * b, w * b))
 
 
 @register('space_to_depth', params={'block_size': (Int, REQUIRED)})
@@ -223,7 +223,7 @@ def space_to_depth(data, *, block_size):
         raise MXNetError('space_to_depth: the spatial dimensions %dx%d must be multiples of '
                          'block_size=%d' % (h, w, b))
     x = data.reshape(n, c, h // b, b, w // b, b).permute(0, 3, 5, 1, 2, 4)
-    return x.reshape(n, c * b * b, h // b, w // b)
+    return _fresh(x, (n, c * b * b, h // b, w // b))
 
 
 # ------------------------------------------------------------------------------ repetition
