@@ -20,8 +20,10 @@ from .shape_rules import infer_reshape
 def _fresh(t, shape=None):
     """``t`` (reshaped to ``shape``) in new contiguous memory: one copy, whatever ``t``'s
     strides, and never an alias of the input (``contiguous()`` may return ``t`` itself)."""
-    out = t.clone(memory_format=torch.contiguous_format)
-    return out if shape is None else out.view(shape)
+    # (torch parses a call's keyword and a shape given as one tuple at a cost near that of
+    # copying a small array: clone() keeps a contiguous layout, and the shape goes unpacked)
+    out = t.clone() if t.is_contiguous() else t.clone(memory_format=torch.contiguous_format)
+    return out if shape is None else out.view(*shape)
 
 
 def _check_axis(axis, ndim, opname, argname='axis'):
