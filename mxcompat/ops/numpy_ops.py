@@ -16,7 +16,7 @@ import torch
 from ..base import MXNetError, dtype_torch
 from .creation import _device, _fill_value, linspace
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
-from .shape_ops import _concat, _fresh, _join as _join_checked, _split_parts, _stack
+from .shape_ops import _concat, _fresh, _join as _join_checked, _shared, _split_parts, _stack
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
 _AXIS = (Opt(Shape), None)
@@ -450,14 +450,15 @@ def np_identity(*, shape, ctx, dtype):
 
 # ------------------------------------------------------------------------ shapes
 @register('_np_reshape', inputs=('a',), params={'newshape': (Shape, REQUIRED),
-                                                'order': (Str, 'C')}, keeps_size=True)
-def np_reshape(a, newshape, order):
+                                                'order': (Str, 'C')}, keeps_size=True,
+          inplace_identity=_shared)
+def np_reshape(a, newshape, order, result=_fresh):
     """Gives a new shape to an array without changing its data (NumPy's -1 only). As in
     MXNet, the result is a copy, not a view of ``a``."""
     if order != 'C':
         raise NotImplementedError("reshape(order='%s'): only order='C' is supported" % order)
     try:
-        return _fresh(a, newshape)
+        return result(a, newshape)
     except RuntimeError:  # (checked by torch: no cost when valid)
         raise MXNetError(_reshape_error(a.numel(), newshape)) from None
 
@@ -499,17 +500,17 @@ def np_transpose(a, axes):
                          % (tuple(axes), a.dim(), err)) from None
 
 
-@register('_np_squeeze', inputs=('a',), params={'axis': _AXIS})
-def np_squeeze(a, axis):
+@register('_np_squeeze', inputs=('a',), params={'axis': _AXIS}, inplace_identity=_shared)
+def np_squeeze(a, axis, result=_fresh):
     """Remove single-dimensional entries from the shape of an array; a copy, as in MXNet."""
     if axis is None or a.dim() == 0:
-        return _fresh(a.squeeze())
+        return result(a.squeeze())
     for d in sorted((d % a.dim() for d in axis), reverse=True):
         if a.shape[d] != 1:
             raise MXNetError('squeeze: cannot select an axis to squeeze out which has size '
                              'not equal to one')
         a = a.squeeze(d)
-    return _fresh(a)
+    return result(a)
 
 
 @register('_npi_concatenate', inputs=('*data',), key_var_num_args='num_args',
@@ -654,8 +655,8 @@ def np_einsum(*data, num_args, subscripts, optimize):
 # ------------------------------------------------------------------------ npx
 @register('_npx_reshape', inputs=('a',), keeps_size=True,
           params={'newshape': (Shape, REQUIRED), 'reverse': (Bool, False),
-                  'order': (Str, 'C')})
-def npx_reshape(a, newshape, reverse, order):
+                  'order': (Str, 'C')}, inplace_identity=_shared)
+def npx_reshape(a, newshape, reverse, order, result=_fresh):
     """Reshape with MXNet's NumPy-extension codes: -1 infers a dimension, -2 copies one, -3
     drops a dimension of size one, -4 copies every remaining one, -5 merges two, -6 splits one
     into the two that follow (either may be -1). ``reverse`` reads both shapes from the right."""
@@ -708,7 +709,7 @@ def npx_reshape(a, newshape, reverse, order):
             if k != infer:
                 known *= d
         out[infer] = a.numel() // known if known else 0
-    return _fresh(a, out)
+    return result(a, out)
 
 
 # ------------------------------------------------------------------------ manipulation

@@ -99,14 +99,14 @@ class OpDef:
                  'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
                  'writes_out', 'callers', 'input_dtypes', 'float32_params', 'dtype_output',
                  'keeps_size', 'concat_fill', 'merges', 'named_outputs', 'monitor_prefix',
-                 'infer_type', 'same_type')
+                 'infer_type', 'same_type', 'view')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
                  mutate, input_init=None, writes_out=False, input_dtypes=None,
                  float32_params=False, dtype_output=False, keeps_size=False, concat_fill=0,
                  merges=True, named_outputs=False, monitor_prefix=None, infer_type=None,
-                 same_type=False):
+                 same_type=False, inplace_identity=None):
         self.name = name
         self.fn = fn
         self.inputs = tuple(inputs)
@@ -138,6 +138,9 @@ class OpDef:
         # (input torch dtypes, None where unknown), params -> (input dtypes, output dtypes)
         self.infer_type = infer_type
         self.same_type = same_type
+        # what a lowered graph calls for a node of an operator whose output may share its
+        # input's memory there (see register's inplace_identity)
+        self.view = None if inplace_identity is None else _with_result(fn, inplace_identity)
 
     def rebind(self, fn, imperative_fn=None):
         """Make ``fn`` the operator's implementation (``mx.contrib.amp.init`` does, to run it
@@ -146,6 +149,7 @@ class OpDef:
         instead where one is given. A call costs what it cost before: the front ends hold the
         implementation in a variable, which this rebinds."""
         self.fn = fn
+        self.view = None  # graphs call fn itself
         for namespace in self.callers:
             namespace['_fn'] = fn if imperative_fn is None else imperative_fn
 
@@ -218,6 +222,8 @@ class OpDef:
                 code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
             return False
         names = tuple(self.inputs) + tuple(self.params)
+        if self.view is not None:  # (inplace_identity's keyword, last)
+            names += ('result',)
         return code.co_varnames[:code.co_argcount] == names
 
     def output_label(self, attrs, k):
@@ -256,12 +262,20 @@ def unknown_argument(op, pname):
 _OPS = {}
 
 
+def _with_result(fn, result):
+    """``fn`` with its keyword ``result`` set to ``result``."""
+    def call(*args, **kwargs):
+        return fn(*args, result=result, **kwargs)
+    call.__name__ = call.__qualname__ = fn.__name__
+    return call
+
+
 def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_outputs=1,
              num_visible_outputs=None, output_names=None, key_var_num_args=None,
              input_rule=None, infer_shape=None, differentiable=True, mutate=(), input_init=None,
              doc=None, writes_out=False, input_dtypes=None, float32_params=False,
              dtype_output=False, keeps_size=False, concat_fill=0, merges=True,
-             named_outputs=False, monitor_prefix=None, same_type=False):
+             named_outputs=False, monitor_prefix=None, same_type=False, inplace_identity=None):
     """Register a torch implementation as MXNet operator ``name``.
 
     Parameters
@@ -332,6 +346,13 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
         shape inference takes them from inputs of one shape and type without running the
         implementation on meta tensors (for an ``add_n`` of 50,000 inputs that run costs
         seconds, and its first call imports ``torch._dynamo``).
+    inplace_identity : callable, optional
+        The operator only gives its input a new shape, and MXNet's graph executor lets its
+        output share the input's memory (FInplaceIdentity) where an imperative call returns
+        new memory: ``fn`` takes a keyword ``result``, the function that makes its output
+        from the reshaped input (new memory by default), and a lowered graph calls it with
+        ``result=inplace_identity`` for a node whose input and output both stay inside the
+        graph (made by another node, not a graph output), where no caller sees the sharing.
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
@@ -339,7 +360,8 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
                    key_var_num_args,
                    input_rule, infer_shape, differentiable, mutate, input_init, writes_out,
                    input_dtypes, float32_params, dtype_output, keeps_size, concat_fill,
-                   merges, named_outputs, monitor_prefix, same_type=same_type)
+                   merges, named_outputs, monitor_prefix, same_type=same_type,
+                   inplace_identity=inplace_identity)
         for n in (name,) + tuple(aliases):
             if n in _OPS:
                 raise RuntimeError('operator %s registered twice' % n)

@@ -26,6 +26,14 @@ def _fresh(t, shape=None):
     return out if shape is None else out.view(*shape)
 
 
+def _shared(t, shape=None):
+    """``t`` (reshaped to ``shape``) sharing its memory where ``t`` is contiguous, as in
+    ``_fresh`` otherwise: the ``result`` of the inplace_identity operators in a lowered graph."""
+    if not t.is_contiguous():
+        return _fresh(t, shape)
+    return t if shape is None else t.view(*shape)
+
+
 def _check_axis(axis, ndim, opname, argname='axis'):
     """A non-negative axis; MXNetError naming the operator and the argument when out of
     range."""
@@ -63,42 +71,44 @@ def _legacy_target_shape(src, target_shape, keep_highest):
 
 @register('Reshape', monitor_prefix='input', aliases=('reshape',), keeps_size=True,
           params={'shape': (Shape, ()), 'reverse': (Bool, False), 'target_shape': (Shape, ()),
-                  'keep_highest': (Bool, False)})
-def reshape(data, *, shape, reverse, target_shape, keep_highest):
+                  'keep_highest': (Bool, False)}, inplace_identity=_shared)
+def reshape(data, *, shape, reverse, target_shape, keep_highest, result=_fresh):
     """Reshapes the input array (special values in `shape`: 0 copy, -1 infer, -2 copy the
     rest, -3 merge two, -4 split one into the two that follow)."""
     if shape:
-        return _fresh(data, infer_reshape(data.shape, shape, reverse))
+        return result(data, infer_reshape(data.shape, shape, reverse))
     if target_shape:
         new = _legacy_target_shape(tuple(data.shape), target_shape, keep_highest)
         try:
-            return _fresh(data, new)
+            return result(data, new)
         except RuntimeError:
             raise MXNetError('Reshape: cannot reshape array of shape %s into target_shape %s'
                              % (tuple(data.shape), tuple(target_shape))) from None
     raise MXNetError('Reshape: the target shape is missing; pass shape=(...)')
 
 
-@register('Flatten', monitor_prefix='input', aliases=('flatten', '_npx_batch_flatten'))
-def flatten(data):
+@register('Flatten', monitor_prefix='input', aliases=('flatten', '_npx_batch_flatten'),
+          inplace_identity=_shared)
+def flatten(data, result=_fresh):
     """Flattens the input array into a 2-D array by collapsing the higher dimensions."""
     if data.dim() == 0:
-        return _fresh(data, (1, 1))
-    return _fresh(data, (data.shape[0], math.prod(data.shape[1:])))
+        return result(data, (1, 1))
+    return result(data, (data.shape[0], math.prod(data.shape[1:])))
 
 
-@register('expand_dims', monitor_prefix='input', aliases=('_npi_expand_dims',), params={'axis': (Int, REQUIRED)})
-def expand_dims(data, *, axis):
+@register('expand_dims', monitor_prefix='input', aliases=('_npi_expand_dims',),
+          params={'axis': (Int, REQUIRED)}, inplace_identity=_shared)
+def expand_dims(data, *, axis, result=_fresh):
     """Inserts a new axis of size 1 into the array shape."""
     ndim = data.dim()
     if axis < -ndim - 1 or axis > ndim:
         raise MXNetError('expand_dims: axis must be in the range [%d, %d] (%d provided)'
                          % (-ndim - 1, ndim, axis))
-    return _fresh(data).unsqueeze(axis)
+    return result(data).unsqueeze(axis)
 
 
-@register('squeeze', params={'axis': (Opt(Shape), None)})
-def squeeze(data, *, axis):
+@register('squeeze', params={'axis': (Opt(Shape), None)}, inplace_identity=_shared)
+def squeeze(data, *, axis, result=_fresh):
     """Remove single-dimensional entries from the shape of an array (an all-ones shape becomes
     (1,))."""
     shape = data.shape
@@ -116,13 +126,14 @@ def squeeze(data, *, axis):
                 raise MXNetError('squeeze: duplicate value in axis=%s' % (tuple(axis),))
             drop.add(r)
         new = [d for i, d in enumerate(shape) if i not in drop]
-    return _fresh(data, new or (1,))
+    return result(data, new or (1,))
 
 
 @register('reshape_like', aliases=('_npx_reshape_like',), inputs=('lhs', 'rhs'),
           params={'lhs_begin': (Opt(Int), None), 'lhs_end': (Opt(Int), None),
-                  'rhs_begin': (Opt(Int), None), 'rhs_end': (Opt(Int), None)})
-def reshape_like(lhs, rhs, *, lhs_begin, lhs_end, rhs_begin, rhs_end):
+                  'rhs_begin': (Opt(Int), None), 'rhs_end': (Opt(Int), None)},
+          inplace_identity=_shared)
+def reshape_like(lhs, rhs, *, lhs_begin, lhs_end, rhs_begin, rhs_end, result=_fresh):
     """Reshape some or all dimensions of `lhs` to have the same shape as some or all
     dimensions of `rhs`."""
     ls, rs = tuple(lhs.shape), tuple(rhs.shape)
@@ -132,7 +143,7 @@ def reshape_like(lhs, rhs, *, lhs_begin, lhs_end, rhs_begin, rhs_end):
     if lhs.numel() != math.prod(new):
         raise MXNetError('reshape_like: cannot reshape lhs with shape %s to new shape %s '
                          'because they have different size' % (ls, new))
-    return _fresh(lhs, new)
+    return result(lhs, new)
 
 
 def _like_range(ndim, side, begin, end):

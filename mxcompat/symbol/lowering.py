@@ -5,7 +5,9 @@ and its operator nodes with their converted parameters) into a ``torch.fx.GraphM
 nodes call the operator table's implementations, ``op.fn`` as the table holds it when the
 graph is lowered (``OpDef.rebind``, as ``mx.contrib.amp.init`` uses it, changes the graphs
 lowered after it, not those lowered before). The module's generated ``forward`` is
-straight-line Python with one call per operator node: inputs at the positions the
+straight-line Python with one call per operator node (``op.view`` instead of ``op.fn`` for a
+node of an inplace_identity operator, a reshape, whose input and output stay inside the graph:
+they share memory there, as in MXNet's graph executor): inputs at the positions the
 implementation takes them, parameters positional where the implementation takes them so, and
 each value dropped after its last use, so that a graph holds no more memory than the same
 calls made eagerly; a graph of more than ``CHUNK`` operator nodes calls them through
@@ -98,9 +100,9 @@ class _Builder(object):
     a placeholder, recorded in ``outer`` with the entry it stands for. With ``positions``
     (graph input node id -> position, for a graph that takes its inputs as one tuple) a graph
     input is an item of that tuple."""
-    __slots__ = ('graph', 'values', 'multi', 'consts', 'outer', 'params', 'positions')
+    __slots__ = ('graph', 'values', 'multi', 'consts', 'outer', 'params', 'positions', 'exposed')
 
-    def __init__(self, params, chunk, positions=None):
+    def __init__(self, params, chunk, exposed, positions=None):
         self.graph = Graph()
         self.values = {}    # (id(symbol node), output index) -> fx value
         self.multi = {}     # id(symbol node) -> fx call of a multi-output node
@@ -109,6 +111,7 @@ class _Builder(object):
         self.outer = [] if chunk else None
         self.params = params
         self.positions = positions
+        self.exposed = exposed  # ids of the nodes whose outputs are graph outputs
 
     def value(self, node, k):
         """The fx value of output ``k`` of ``node``."""
@@ -158,7 +161,13 @@ class _Builder(object):
                 kwargs = {}
             else:
                 kwargs = {name: self.const(v) for name, v in p.items()}
-            fxn = graph.call_function(op.fn, tuple(args), kwargs)
+            fn = op.fn
+            exposed = self.exposed
+            if op.view is not None and id(node) not in exposed and \
+                    all(i.op is not None and id(i) not in exposed for i, _ in node.inputs):
+                # made by another node, read only inside the graph: they may share memory
+                fn = op.view
+            fxn = graph.call_function(fn, tuple(args), kwargs)
         fxn.meta[_NODE] = node
         fxn.meta[_INPUTS] = ins
         # an implementation returns the tuple of its outputs, or the tensor itself where
@@ -210,7 +219,8 @@ class Lowered(object):
         positions = None
         if len(inputs) > CHUNK:
             positions = {id(node): j for j, node in enumerate(inputs)}
-        top = _Builder(params, False, positions)
+        exposed = frozenset(id(node) for node, _ in symbol._outputs)
+        top = _Builder(params, False, exposed, positions)
         if positions is None:
             for j, node in enumerate(inputs):
                 top.values[(id(node), 0)] = top.graph.placeholder('a%d' % j)
@@ -223,7 +233,7 @@ class Lowered(object):
         else:
             last = _last_uses(calls, symbol._outputs)
             for c in range(0, len(calls), CHUNK):
-                sub = _Builder(params, True, positions)
+                sub = _Builder(params, True, exposed, positions)
                 part = calls[c:c + CHUNK]
                 for node in part:
                     sub.call(node)

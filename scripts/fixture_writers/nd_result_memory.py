@@ -2,8 +2,11 @@
 methods ``reshape``, ``expand_dims``, basic slices and integer indexing are views (a write into
 the result reaches the source); operators (``nd.reshape``, ``transpose``, ``depth_to_space``,
 ``split``, ``broadcast_to``, ...) return new arrays. Each case writes -1 into the result and
-stores the source afterwards. The same ``run(mx)`` executes under mxcompat in
-tests/test_nd_result_memory.py."""
+stores the source afterwards. The outputs of a hybridized block share memory neither with its
+input nor with each other, also where one output is a reshape of another (MXNet's graph
+executor lets a reshape share its input's memory only inside the graph): the ``graph/``
+cases write into the first output and store the input and the other outputs. The same
+``run(mx)`` executes under mxcompat in tests/test_nd_result_memory.py."""
 import os
 
 import numpy as np
@@ -36,6 +39,26 @@ _CASES = (
 )
 
 
+# hybridized blocks: the outputs of hybrid_forward(F, x), y = relu(x)
+_GRAPHS = (
+    ('output-and-its-reshape', lambda F, x, y: (y, F.reshape(y, shape=(-1,)))),
+    ('input-reshape', lambda F, x, y: (F.reshape(x, shape=(-1,)), y)),
+    ('output-and-its-expand_dims', lambda F, x, y: (y, F.expand_dims(y, 0))),
+    ('reshape-chain-and-source', lambda F, x, y: (F.flatten(F.expand_dims(y, 0)), y)),
+    ('internal-reshapes', lambda F, x, y: (
+        F.reshape(F.reshape(y, shape=(-1,)) * 2, shape=(2, 3)), F.squeeze(F.expand_dims(y, 0)))),
+)
+
+
+def _graph_block(mx, fn):
+    class Block(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x):  # pylint: disable=arguments-differ
+            return fn(F, x, F.relu(x))
+    block = Block()
+    block.hybridize()
+    return block
+
+
 def run(mx):
     """{case id: the source array after a write of -1 into the case's result}."""
     out = {}
@@ -43,6 +66,15 @@ def run(mx):
         src = mx.nd.array(np.arange(6, dtype=np.float32).reshape(2, 3))
         fn(mx.nd, src)[:] = -1
         out[cid] = src.asnumpy()
+    for cid, fn in _GRAPHS:
+        block = _graph_block(mx, fn)
+        x = mx.nd.array(np.arange(6, dtype=np.float32).reshape(2, 3) - 2)
+        for _ in range(2):  # (the second call runs the cached graph)
+            outs = block(x)
+        outs[0][:] = -1
+        out['graph/%s/input' % cid] = x.asnumpy()
+        for k, o in enumerate(outs):
+            out['graph/%s/output%d' % (cid, k)] = o.asnumpy()
     return out
 
 
