@@ -23,7 +23,12 @@ def _fresh(t, shape=None):
     # (torch parses a call's keyword and a shape given as one tuple at a cost near that of
     # copying a small array: clone() keeps a contiguous layout, and the shape goes unpacked)
     out = t.clone() if t.is_contiguous() else t.clone(memory_format=torch.contiguous_format)
-    return out if shape is None else out.view(*shape)
+    return out if shape is None else _view(out, shape)
+
+
+def _view(t, shape):
+    # (a 0-d shape given unpacked would be no argument)
+    return t.view(*shape) if len(shape) else t.view(())
 
 
 def _shared(t, shape=None):
@@ -31,7 +36,7 @@ def _shared(t, shape=None):
     ``_fresh`` otherwise: the ``result`` of the inplace_identity operators in a lowered graph."""
     if not t.is_contiguous():
         return _fresh(t, shape)
-    return t if shape is None else t.view(*shape)
+    return t if shape is None else _view(t, shape)
 
 
 def _check_axis(axis, ndim, opname, argname='axis'):
