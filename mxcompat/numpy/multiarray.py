@@ -34,7 +34,7 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'sum', 'prod', 'max', 'min', 'amax', 'amin', 'mean', 'std', 'var', 'argmax',
            'argmin', 'all', 'any', 'sometrue', 'product', 'cumsum',
            'reshape', 'ravel', 'transpose', 'squeeze', 'expand_dims', 'concatenate', 'stack',
-           'swapaxes', 'flip', 'broadcast_to', 'where', 'tril', 'copy', 'dot', 'matmul',
+           'swapaxes', 'flip', 'broadcast_to', 'where', 'nonzero', 'tril', 'copy', 'dot', 'matmul',
            'tensordot', 'einsum', 'shares_memory', 'may_share_memory',
            'split', 'array_split', 'hsplit', 'vsplit', 'dsplit', 'hstack', 'vstack',
            'row_stack', 'dstack', 'column_stack', 'atleast_1d', 'atleast_2d', 'atleast_3d',
@@ -348,6 +348,10 @@ class ndarray(NDArray):
     def tile(self, reps):  # pylint: disable=arguments-differ
         """The array repeated ``reps`` times."""
         return tile(self, reps)
+
+    def nonzero(self):
+        """The indices of the non-zero elements (``np.nonzero``)."""
+        return nonzero(self)
 
     def take(self, indices, axis=None, mode='raise'):  # pylint: disable=arguments-differ
         """Elements of the array along an axis."""
@@ -917,11 +921,17 @@ def broadcast_to(array, shape):  # pylint: disable=redefined-outer-name
 
 
 @set_module('mxnet.numpy')
+def nonzero(a):
+    """The indices of the non-zero elements: a tuple of int64 arrays, one per dimension."""
+    out = _npi.nonzero(a).transpose()
+    return tuple(out[i] for i in range(len(out)))
+
+
+@set_module('mxnet.numpy')
 def where(condition, x=None, y=None):
     """Elements of ``x`` where ``condition`` holds, of ``y`` elsewhere."""
     if x is None and y is None:
-        raise NotImplementedError('mx.np.where(condition) (nonzero) is not supported by '
-                                  'mxcompat yet; pass x and y')
+        return nonzero(condition)
     if isinstance(x, numbers.Number):
         if isinstance(y, numbers.Number):
             return _npi.where_scalar2(condition, x=float(x), y=float(y))

@@ -15,6 +15,7 @@ import torch
 
 from ..base import MXNetError, dtype_torch
 from .creation import _device, _fill_value, linspace
+from .elemwise_arith import mod as _mod_arrays
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
 from .shape_ops import _concat, _fresh, _join as _join_checked, _shared, _split_parts, _stack
 
@@ -43,15 +44,40 @@ def _subtract(a, b):
 
 def _power(a, b):
     """NumPy power; a bool exponent of a floating-point base takes the base's type (torch
-    cannot differentiate a bool exponent)."""
-    if isinstance(b, torch.Tensor) and b.dtype is torch.bool and a.is_floating_point():
-        b = b.to(a.dtype)
-    return torch.pow(a, b)
+    cannot differentiate a bool exponent); of two bool arrays, a bool (torch has no bool
+    power: a ** b is a or not b); of integers, MXNet's: computed in float32 and cast back
+    (7 ** 10 is 282475264; a negative exponent gives 0, or the type's minimum for 0)."""
+    if isinstance(b, torch.Tensor) and b.dtype is torch.bool:
+        if a.is_floating_point():
+            b = b.to(a.dtype)
+        elif a.dtype is torch.bool:
+            return torch.logical_or(a, torch.logical_not(b))
+    if a.is_floating_point() or isinstance(b, float) or \
+            isinstance(b, torch.Tensor) and b.is_floating_point():
+        return torch.pow(a, b)
+    out = torch.result_type(a, b)
+    if isinstance(b, torch.Tensor):
+        b = b.to(torch.float32)
+    return _to_int(torch.pow(a.to(torch.float32), b), out)
+
+
+def _mod(a, b):
+    """NumPy remainder, with MXNet's 0 for a zero divisor (torch gives NaN or raises)."""
+    if not isinstance(b, torch.Tensor):
+        return torch.zeros_like(a) if b == 0 else torch.remainder(a, b)
+    return _mod_arrays(a, b)
+
+
+def _negative(x):
+    """NumPy negation; of a bool array, in int64 as MXNet's (torch refuses it)."""
+    if x.dtype is torch.bool:
+        x = x.to(torch.int64)
+    return torch.neg(x)
 
 
 _BINARY = {
     'add': torch.add, 'subtract': _subtract, 'multiply': torch.mul,
-    'true_divide': torch.true_divide, 'mod': torch.remainder, 'power': _power,
+    'true_divide': torch.true_divide, 'mod': _mod, 'power': _power,
     'maximum': torch.maximum, 'minimum': torch.minimum, 'arctan2': torch.atan2,
     'hypot': torch.hypot, 'copysign': torch.copysign, 'lcm': torch.lcm,
     'bitwise_and': torch.bitwise_and, 'bitwise_or': torch.bitwise_or,
@@ -73,19 +99,53 @@ _COMPARISONS = frozenset(['equal', 'not_equal', 'greater', 'greater_equal', 'les
                           'less_equal'])
 
 
-def _scalar(data, scalar, is_int, keeps_float):
-    """The scalar operand: MXNet casts a float scalar to the type of an integer array
-    (truncating it) except in true division and comparisons."""
-    if is_int or not keeps_float and not data.is_floating_point() and data.dtype is not \
-            torch.bool:
-        return int(scalar)
-    return scalar
+def _int_scalar(scalar, dtype):
+    """A Python number as MXNet's C++ casts it to the integer type ``dtype`` on x86:
+    truncated toward zero; NaN and values out of the range of int32 (int64 for int64) become
+    that type's minimum (``int_array < inf`` compares with it); a narrower type keeps the low
+    bits of the int32 (``uint8_array + 300`` adds 44)."""
+    if type(scalar) is bool:
+        return scalar
+    wide = torch.iinfo(torch.int64 if dtype is torch.int64 else torch.int32)
+    v = int(scalar) if scalar == scalar and wide.min <= scalar < wide.max + 1 else wide.min
+    info = torch.iinfo(dtype)
+    if info.bits < wide.bits:
+        v &= (1 << info.bits) - 1
+        if info.min and v > info.max:
+            v -= 1 << info.bits
+    return v
 
 
-def _scalar_tensor(data, scalar, is_int, keeps_float):
-    """The scalar operand as a 0-d tensor of the type the promotion gives it with ``data``."""
-    s = _scalar(data, scalar, is_int, keeps_float)
-    return torch.tensor(s, dtype=torch.result_type(data, s), device=data.device)
+def _to_int(x, dtype):
+    """The floating-point tensor ``x`` cast to the integer type ``dtype`` as ``_int_scalar``
+    casts a number (MXNet computes integer powers and reciprocals in float32 so)."""
+    wide = torch.int64 if dtype is torch.int64 else torch.int32
+    info = torch.iinfo(wide)
+    t = torch.trunc(x.to(torch.float64))
+    t = torch.where((t >= info.min) & (t <= info.max), t, info.min)  # (NaN fails both)
+    return t.to(wide).to(dtype)
+
+
+def _scalar_operands(data, scalar, is_int, rule):
+    """(array, scalar) as MXNet computes an operator of an array and a Python number: the
+    scalar cast to an integer array's type (truncated: ``int_array >= 1.5`` compares with 1)
+    except in true division (``rule`` 'divide'), to a boolean array's type in a comparison
+    (``rule`` 'compare'); other arithmetic on a boolean array is on int64 with the scalar
+    truncated."""
+    if data.is_floating_point():
+        return data, int(scalar) if is_int else scalar
+    if rule == 'divide':
+        return data, int(scalar) if is_int else scalar
+    if data.dtype is torch.bool:
+        if rule == 'compare':
+            return data, bool(scalar)
+        data = data.to(torch.int64)
+    return data, _int_scalar(scalar, data.dtype)
+
+
+def _tensor_of(data, scalar):
+    """``scalar`` as a 0-d tensor of the type the promotion gives it with ``data``."""
+    return torch.tensor(scalar, dtype=torch.result_type(data, scalar), device=data.device)
 
 
 def _float_ints(fn):
@@ -105,16 +165,18 @@ def _make_binary(name, fn):
 
     inputs = ('x1', 'x2') if name in ('arctan2', 'hypot') else ('lhs', 'rhs')
 
-    keeps_float = name == 'true_divide' or name in _COMPARISONS
+    rule = 'divide' if name == 'true_divide' else 'compare' if name in _COMPARISONS else None
     if name in _NUMBER_OPERAND:
         def scalar_op(data, scalar, is_int):
-            return fn(data, _scalar(data, scalar, is_int, keeps_float))
+            return fn(*_scalar_operands(data, scalar, is_int, rule))
     else:
         def scalar_op(data, scalar, is_int):
-            return fn(data, _scalar_tensor(data, scalar, is_int, keeps_float))
+            data, s = _scalar_operands(data, scalar, is_int, rule)
+            return fn(data, _tensor_of(data, s))
 
     def rscalar_op(data, scalar, is_int):
-        return fn(_scalar_tensor(data, scalar, is_int, keeps_float), data)
+        data, s = _scalar_operands(data, scalar, is_int, rule)
+        return fn(_tensor_of(data, s), data)
 
     doc = 'NumPy-compatible %s of two arrays, broadcast, with NumPy type promotion.' % name
     register('_npi_' + name, inputs=inputs, doc=doc)(fn)  # the torch function itself: no frame
@@ -157,8 +219,10 @@ def _square(x):
 
 
 def _reciprocal(x):
-    return torch.reciprocal(x) if x.is_floating_point() else torch.div(1, x,
-                                                                        rounding_mode='trunc')
+    """1 / x; of integers, MXNet's: in float32, cast back (1 / 0 is the type's minimum)."""
+    if x.is_floating_point():
+        return torch.reciprocal(x)
+    return _to_int(torch.reciprocal(x.to(torch.float32)), x.dtype)
 
 
 _UNARY_FLOAT = {
@@ -170,7 +234,7 @@ _UNARY_FLOAT = {
     'degrees': torch.rad2deg, 'radians': torch.deg2rad,
 }
 _UNARY_SAME = {
-    'absolute': torch.abs, 'negative': torch.neg, 'sign': torch.sign,
+    'absolute': torch.abs, 'negative': _negative, 'sign': torch.sign,
     'rint': _rint, 'fix': torch.trunc, 'ceil': torch.ceil, 'floor': torch.floor,
     'trunc': torch.trunc, 'square': _square, 'reciprocal': _reciprocal,
     'logical_not': _logical_not, 'bitwise_not': torch.bitwise_not,
@@ -200,13 +264,20 @@ def around(x, decimals):
     return torch.round(x, decimals=decimals)
 
 
-@register('_npi_clip', params={'a_min': (Opt(Float), None),
-                                              'a_max': (Opt(Float), None)})
+@register('_npi_clip', params={'a_min': (Opt(Float), None), 'a_max': (Opt(Float), None)})
 def clip(data, a_min, a_max):
-    """Clip (limit) the values in an array."""
+    """Clip (limit) the values in an array. As MXNet, an integer array keeps its type: an
+    element below ``a_min`` (compared as a number) becomes ``a_min`` cast to it, truncated."""
     if a_min is None and a_max is None:
         raise MXNetError('clip: one of a_min and a_max must be given')
-    return torch.clamp(data, a_min, a_max)
+    if data.is_floating_point() or data.dtype is torch.bool:
+        return torch.clamp(data, a_min, a_max)
+    out = data
+    if a_min is not None:
+        out = torch.where(data < a_min, _int_scalar(a_min, data.dtype), out)
+    if a_max is not None:
+        out = torch.where(data > a_max, _int_scalar(a_max, data.dtype), out)
+    return out
 
 
 # ------------------------------------------------------------------------ reductions
@@ -309,8 +380,37 @@ def _cast(t, dtype):
     return t.to(dtype)
 
 
+def _int_mean(x, dims, keepdim):
+    """The mean of the int64 array ``x`` over ``dims`` as MXNet computes an integer array's:
+    the sum divided by the count in integers (truncated toward zero)."""
+    n = math.prod(x.shape[d] for d in dims)
+    return torch.div(x.sum(dim=dims, keepdim=keepdim), n, rounding_mode='trunc'), n
+
+
+def _int_moment(a, axis, dtype, ddof, keepdims, root):
+    """MXNet's variance (standard deviation with ``root``) of an integer array: about the
+    mean taken in integers (truncated); all in integers without ``dtype``, each quotient
+    truncated, in the array's type; in the floating ``dtype`` asked for otherwise."""
+    x = a.to(torch.int64)
+    dims = tuple(range(a.dim())) if axis is None else tuple(d % a.dim() for d in axis)
+    mean, n = _int_mean(x, dims, True)
+    if dtype is None:
+        out = torch.div(((x - mean) ** 2).sum(dim=dims, keepdim=keepdims), n - ddof,
+                        rounding_mode='trunc')
+        return (torch.sqrt(out.to(torch.float64)) if root else out).to(a.dtype)
+    td = dtype_torch(dtype)
+    dev = (x - mean).to(td)
+    out = (dev * dev).sum(dim=dims, keepdim=keepdims) / (n - ddof)
+    return _cast(torch.sqrt(out) if root else out, td)
+
+
 def _moment(torch_fn, name):
     def op(a, axis, dtype, ddof, keepdims):
+        if not a.is_floating_point() and a.dtype is not torch.bool:
+            if axis != ():
+                return _int_moment(a, axis, dtype, ddof, keepdims, torch_fn is torch.std)
+            if dtype is None:
+                return torch.zeros_like(a)
         td = dtype_torch(dtype) if dtype is not None else (
             a.dtype if a.is_floating_point() else torch.float32)
         x = a.to(td) if td.is_floating_point else a.to(torch.float64)
@@ -966,7 +1066,7 @@ for _name, _coefficients in (('hanning', (0.5, -0.5)), ('hamming', (0.54, -0.46)
         _window(_coefficients, _name))
 
 
-@register('_npx_nonzero', inputs=('x',), differentiable=False)
+@register('_npx_nonzero', inputs=('x',), differentiable=False, aliases=('_npi_nonzero',))
 def npx_nonzero(x):
     """The indices of the non-zero elements, one row per element (int64; a 0-d input counts
     as 1-d)."""
@@ -1043,8 +1143,12 @@ def np_average(a, weights=None, *, axis, returned, weighted):
     """The weighted average along the given axes, and the sum of the weights (a 1-D
     ``weights`` runs along the single ``axis``)."""
     dims = tuple(range(a.dim())) if axis is None else tuple(d % a.dim() for d in axis)
+    integer = not a.is_floating_point()  # (MXNet's in integers, truncated, in a's type)
     if weights is None:
-        avg = torch.mean(a, dim=dims)
+        if integer:
+            avg = _int_mean(a.to(torch.int64), dims, False)[0].to(a.dtype)
+        else:
+            avg = torch.mean(a, dim=dims)
         return avg, torch.full_like(avg, a.numel() // max(avg.numel(), 1))
     if weights.dim() != a.dim():
         if weights.dim() != 1 or len(dims) != 1 or weights.shape[0] != a.shape[dims[0]]:
@@ -1053,6 +1157,9 @@ def np_average(a, weights=None, *, axis, returned, weighted):
                                                             tuple(a.shape)))
         weights = weights.reshape([-1 if d == dims[0] else 1 for d in range(a.dim())])
     scale = torch.sum(weights.expand(a.shape), dim=dims)
+    if integer:
+        return torch.div(torch.sum(a * weights, dim=dims), scale,
+                         rounding_mode='trunc').to(a.dtype), scale.to(a.dtype)
     return torch.sum(a * weights, dim=dims) / scale, scale
 
 
