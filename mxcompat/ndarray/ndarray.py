@@ -17,6 +17,8 @@ from ..base import (MXNetError, numeric_types, integer_types, dtype_torch, dtype
                     torch_to_np_type, BFLOAT16_NP)
 from ..context import Context, current_context, context_of_device, as_context, mixed_context_error
 from ..ops.shape_rules import infer_reshape
+from ..ops.int_cast import int_scalar
+from ..ops.elemwise_arith import power as _power, _power_scalar
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
            'from_torch', 'from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'waitall',
@@ -511,10 +513,10 @@ class NDArray:
         return _rscalar(self, other, _mod)
 
     def __pow__(self, other):
-        return _binary(self, other, torch.pow, torch.pow)
+        return _binary(self, other, _power, _power_scalar)
 
     def __rpow__(self, other):
-        return _rscalar(self, other, torch.pow)
+        return _rscalar(self, other, _power)
 
     def __neg__(self):
         r = _new(NDArray)
@@ -768,11 +770,9 @@ def _unwrap_tree(x):
 
 # -------------------------------------------------------------------- arithmetic helpers
 def _scalar(t, s):
-    """MXNet casts a scalar operand to the array's dtype before computing."""
-    if t.dtype in _INT_DTYPES and type(s) is not int:
-        if isinstance(s, (bool, np.bool_)):
-            return int(s)
-        return int(s)  # C-style truncation toward zero, as DType(scalar) does
+    """MXNet casts a scalar operand to the array's dtype before computing (int_cast)."""
+    if t.dtype in _INT_DTYPES:
+        return int_scalar(int(s) if isinstance(s, (bool, np.bool_)) else s, t.dtype)
     return s
 
 

@@ -16,6 +16,7 @@ Scalar forms cast the scalar to the array's dtype first (an int32 array plus 1.7
 import torch
 
 from ..base import MXNetError, torch_to_np_type
+from .int_cast import int_scalar, to_int
 from .registry import register, Float, Bool
 
 __all__ = ['add', 'sub', 'mul', 'div', 'mod', 'power', 'maximum', 'minimum', 'hypot', 'equal',
@@ -45,13 +46,13 @@ def mod(a, b):
 def power(a, b):
     if a.is_floating_point():
         return torch.pow(a, b)
-    return torch.pow(a.float(), b.float()).to(a.dtype)
+    return to_int(torch.pow(a.float(), b.float()), a.dtype)
 
 
 def hypot(a, b):
     if a.is_floating_point():
         return torch.hypot(a, b)
-    return torch.hypot(a.float(), b.float()).to(a.dtype)
+    return to_int(torch.hypot(a.float(), b.float()), a.dtype)
 
 
 class _TieLeft(torch.autograd.Function):
@@ -166,14 +167,14 @@ _SCALAR_PARAMS = {'scalar': (Float, 1.0), 'is_int': (Bool, True)}
 
 def _operand(t, s, is_int):
     """(array, scalar) as MXNet computes them: the scalar cast to an integer array's dtype
-    (truncating toward zero), or, with is_int=False, the integer array promoted to float64."""
+    (as C casts, int_cast), or, with is_int=False, the integer array promoted to float64."""
     if t.is_floating_point():
         return t, s
     if t.dtype is torch.bool:
         t = t.to(torch.int64 if is_int else torch.float64)
-        return t, (int(s) if is_int else s)
+        return t, (int_scalar(s, torch.int64) if is_int else s)
     if is_int:
-        return t, int(s)
+        return t, int_scalar(s, t.dtype)
     return t.to(torch.float64), s
 
 
@@ -225,13 +226,13 @@ def _rmod_scalar(t, s):
 def _power_scalar(t, s):
     if t.is_floating_point():
         return torch.pow(t, s)
-    return torch.pow(t.float(), float(s)).to(t.dtype)
+    return to_int(torch.pow(t.float(), float(s)), t.dtype)
 
 
 def _rpower_scalar(t, s):
     if t.is_floating_point():
         return torch.pow(s, t)
-    return torch.pow(float(s), t.float()).to(t.dtype)
+    return to_int(torch.pow(float(s), t.float()), t.dtype)
 
 
 def _maximum_scalar(t, s):
@@ -245,7 +246,7 @@ def _minimum_scalar(t, s):
 def _hypot_scalar(t, s):
     if t.is_floating_point():
         return torch.hypot(t, _scalar_tensor(t, s))
-    return torch.hypot(t.float(), torch.scalar_tensor(float(s))).to(t.dtype)
+    return to_int(torch.hypot(t.float(), torch.scalar_tensor(float(s))), t.dtype)
 
 
 def _cmp_scalar(fn):

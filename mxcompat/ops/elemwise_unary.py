@@ -11,6 +11,7 @@ import math
 import torch
 
 from ..base import MXNetError, dtype_torch, torch_to_np_type
+from .int_cast import int_scalar, to_int
 from .registry import register, REQUIRED, Int, Float, Bool, DType, Enum
 
 _AMP_FLOATS = frozenset([torch.float32, torch.float16, torch.bfloat16])
@@ -248,6 +249,8 @@ def smooth_l1(data, *, scalar):
     |x| - 0.5/sigma^2."""
     bsq = scalar * scalar
     ibsq = 1.0 / bsq
+    if not data.is_floating_point():  # MXNet's in floating point, cast back (int_cast)
+        return to_int(smooth_l1(data.to(torch.float64), scalar=scalar), data.dtype)
     a = torch.abs(data)
     return torch.where(a > ibsq, a - 0.5 * ibsq, (0.5 * bsq) * data * data)
 
@@ -256,9 +259,21 @@ def smooth_l1(data, *, scalar):
           params={'a_min': (Float, REQUIRED), 'a_max': (Float, REQUIRED)})
 def clip(data, *, a_min, a_max):
     """Clips (limits) the values in an array to [a_min, a_max]; the gradient is 0 outside."""
-    if not data.is_floating_point():
-        a_min, a_max = int(a_min), int(a_max)
-    return torch.clamp(data, a_min, a_max)
+    if data.is_floating_point() or data.dtype is torch.bool:
+        return torch.clamp(data, a_min, a_max)
+    return clip_integers(data, a_min, a_max)
+
+
+def clip_integers(data, a_min, a_max):
+    """MXNet's clip of an integer array, which keeps its type: an element below ``a_min``
+    (compared as a number) becomes ``a_min`` cast to the type (int_cast), one above
+    ``a_max`` ``a_max`` cast so; None leaves that side open."""
+    out = data
+    if a_min is not None:
+        out = torch.where(data < a_min, int_scalar(a_min, data.dtype), out)
+    if a_max is not None:
+        out = torch.where(data > a_max, int_scalar(a_max, data.dtype), out)
+    return out
 
 
 # ------------------------------------------------------------------------------ identities

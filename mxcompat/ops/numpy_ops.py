@@ -16,6 +16,8 @@ import torch
 from ..base import MXNetError, dtype_torch
 from .creation import _device, _fill_value, linspace
 from .elemwise_arith import mod as _mod_arrays
+from .elemwise_unary import clip_integers
+from .int_cast import int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
 from .shape_ops import _concat, _fresh, _join as _join_checked, _shared, _split_parts, _stack
 
@@ -97,33 +99,6 @@ _NUMBER_OPERAND = frozenset(['add', 'subtract', 'multiply', 'true_divide', 'mod'
 
 _COMPARISONS = frozenset(['equal', 'not_equal', 'greater', 'greater_equal', 'less',
                           'less_equal'])
-
-
-def _int_scalar(scalar, dtype):
-    """A Python number as MXNet's C++ casts it to the integer type ``dtype`` on x86:
-    truncated toward zero; NaN and values out of the range of int32 (int64 for int64) become
-    that type's minimum (``int_array < inf`` compares with it); a narrower type keeps the low
-    bits of the int32 (``uint8_array + 300`` adds 44)."""
-    if type(scalar) is bool:
-        return scalar
-    wide = torch.iinfo(torch.int64 if dtype is torch.int64 else torch.int32)
-    v = int(scalar) if scalar == scalar and wide.min <= scalar < wide.max + 1 else wide.min
-    info = torch.iinfo(dtype)
-    if info.bits < wide.bits:
-        v &= (1 << info.bits) - 1
-        if info.min and v > info.max:
-            v -= 1 << info.bits
-    return v
-
-
-def _to_int(x, dtype):
-    """The floating-point tensor ``x`` cast to the integer type ``dtype`` as ``_int_scalar``
-    casts a number (MXNet computes integer powers and reciprocals in float32 so)."""
-    wide = torch.int64 if dtype is torch.int64 else torch.int32
-    info = torch.iinfo(wide)
-    t = torch.trunc(x.to(torch.float64))
-    t = torch.where((t >= info.min) & (t <= info.max), t, info.min)  # (NaN fails both)
-    return t.to(wide).to(dtype)
 
 
 def _scalar_operands(data, scalar, is_int, rule):
@@ -272,12 +247,7 @@ def clip(data, a_min, a_max):
         raise MXNetError('clip: one of a_min and a_max must be given')
     if data.is_floating_point() or data.dtype is torch.bool:
         return torch.clamp(data, a_min, a_max)
-    out = data
-    if a_min is not None:
-        out = torch.where(data < a_min, _int_scalar(a_min, data.dtype), out)
-    if a_max is not None:
-        out = torch.where(data > a_max, _int_scalar(a_max, data.dtype), out)
-    return out
+    return clip_integers(data, a_min, a_max)
 
 
 # ------------------------------------------------------------------------ reductions

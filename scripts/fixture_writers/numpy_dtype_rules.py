@@ -1,4 +1,4 @@
-"""mx.np's type rules from real MXNet 1.9.1 (tests/test_numpy_dtype_rules.py): the result type
+"""mx.np's type rules from real MXNet 1.9.1 (tests/test_dtype_rules.py): the result type
 and values of each binary operator for every pair of array types and for Python int, float
 and bool operands, and of unary functions and reductions for every array type. MXNet casts
 a Python scalar to an integer array's type (truncating it; NaN and out-of-range values become
@@ -60,7 +60,7 @@ def _array(np, dtype):
 def _record(out, key, fn):
     try:
         r = fn()
-        out[key] = [str(r.dtype), [round(float(v), 3) for v in r.asnumpy().ravel()]]
+        out[key] = [str(onp.dtype(r.dtype)), [round(float(v), 3) for v in r.asnumpy().ravel()]]
     except Exception as err:  # pylint: disable=broad-except
         out[key] = ['ERR', type(err).__name__]
 
