@@ -921,6 +921,8 @@ def _setitem(self, key, value, np_mode):
     if type(key) is slice and key == slice(None):
         key = Ellipsis
     elif key is not Ellipsis:
+        if type(key) is tuple and any(k is None for k in key):
+            key = tuple(k for k in key if k is not None)  # new axes select nothing in MXNet
         key = _bounded_key(_convert_key(key, t, np_mode), t.shape, True)
     if isinstance(value, torch.Tensor):
         if value.device != t.device:
@@ -931,12 +933,23 @@ def _setitem(self, key, value, np_mode):
         flips, key = _flip_negative_steps(key, t.dim(), t.shape)
     # written through detached aliases: not recorded, as under no_grad, without its cost
     d = t.detach()
-    if flips:
-        f = d.flip(flips)
-        f[key] = value
-        d[...] = f.flip(flips)
-    else:
-        d[key] = value
+    try:
+        if flips:
+            f = d.flip(flips)
+            f[key] = value
+            d[...] = f.flip(flips)
+        else:
+            d[key] = value
+    except RuntimeError:
+        if not isinstance(value, torch.Tensor) or mixed_context_error('setitem', (t, value)):
+            raise
+        target = tuple((d.flip(flips) if flips else d)[key].shape)
+        if np_mode:
+            raise MXNetError('shape %s is not broadcastable to %s' % (
+                list(value.shape), list(target))) from None
+        raise ValueError('operands could not be broadcast together with remapped shapes'
+                         '[original->remapped]: %s and requested shape %s'
+                         % (tuple(value.shape), target)) from None
 
 
 def _flip_negative_steps(key, ndim, shape):
@@ -981,6 +994,9 @@ def _convert_key_item(k, t, np_mode=False):
         k = torch.tensor(k)
     elif isinstance(k, integer_types) and not isinstance(k, int):
         return int(k)
+    elif isinstance(k, (float, np.floating)):
+        raise ValueError('NDArray does not support slicing with key %s of type %s.'
+                         % (k, type(k)))
     if isinstance(k, torch.Tensor):
         if np_mode and k.dtype is torch.bool:
             return k.to(t.device)
