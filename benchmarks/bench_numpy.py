@@ -9,7 +9,8 @@ Each row times one call written as a NumPy-mode MXNet user writes it (``a + b``,
 ``np.exp(a)``, ``npx.relu(a)``, ...) on ``mx.np.ndarray`` inputs, after ``npx.set_np()``,
 against the same computation written in torch. Where MXNet's function returns new memory
 and torch's a view (``a.reshape(-1)``, ``a.T``, ``np.expand_dims``), the torch side copies
-too (``.clone()``): a view is not the same result. Inputs are those of ``bench_ops.py``
+too (``.clone()``; ``.contiguous()`` for ``a.T``, whose copy MXNet lays out row-major): a
+view is not the same result. Inputs are those of ``bench_ops.py``
 (SIZE x SIZE float32, a 1 x SIZE row for broadcasting).
 """
 import sys
@@ -122,7 +123,7 @@ WORKLOADS = [
     # shapes
     W('a.reshape(-1)', _one, _np(lambda mx, a: lambda: a.reshape(-1)),
       lambda torch, a: lambda: a.reshape(-1).clone()),
-    W('a.T', _one, _np(lambda mx, a: lambda: a.T), lambda torch, a: lambda: a.T.clone()),
+    W('a.T', _one, _np(lambda mx, a: lambda: a.T), lambda torch, a: lambda: a.T.contiguous()),
     W('np.expand_dims', _one, _np(lambda mx, a: lambda: mx.np.expand_dims(a, 0)),
       lambda torch, a: lambda: torch.unsqueeze(a, 0).clone(), needs=('np.expand_dims',)),
     W('np.concatenate', _two, _np(lambda mx, a, b: lambda: mx.np.concatenate([a, b], axis=0)),
