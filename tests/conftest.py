@@ -48,9 +48,11 @@ def mxnet_error_class(name):
 def pytest_addoption(parser):
     parser.addoption(
         '--mx-context', default=os.environ.get('MXCOMPAT_TEST_CONTEXT', 'cpu'),
-        choices=('cpu', 'gpu'),
+        choices=('cpu', 'cpu1', 'gpu'),
         help="default Context of every test: 'gpu' reruns the tests with gpu(0) as the "
-             "default context, as MXNet's tests/python/gpu does (MXCOMPAT_TEST_CONTEXT too)")
+             "default context, as MXNet's tests/python/gpu does; 'cpu1' with cpu(1), a "
+             "non-default context in host memory, the stand-in for 'gpu' on a machine "
+             "without CUDA (MXCOMPAT_TEST_CONTEXT too)")
 
 
 def _cuda():
@@ -79,9 +81,10 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _default_context(request):
-    if request.config.getoption('--mx-context') != 'gpu':
+    choice = request.config.getoption('--mx-context')
+    if choice == 'cpu':
         yield
         return
     import mxcompat as mx
-    with mx.gpu(0):
+    with (mx.gpu(0) if choice == 'gpu' else mx.cpu(1)):
         yield
