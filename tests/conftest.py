@@ -37,6 +37,17 @@ def assert_same_results(got, want, name):
                                        err_msg='%s %s' % (name, key))
 
 
+def mxnet_context(want):
+    """The context MXNet gave an array of a fixture scenario, as ``str``, for a run under the
+    current default context: ``want['ctx']`` as it ran under cpu(0), ``want['ctx1']`` as it ran
+    under cpu(1), which stands for any other default context (``--mx-context cpu1|gpu``)."""
+    import mxcompat as mx
+    current = mx.current_context()
+    if current == mx.cpu(0):
+        return want['ctx']
+    return want['ctx1'].replace('cpu(1)', str(current))
+
+
 def mxnet_error_class(name):
     """The exception class MXNet raised, from its name in a fixture: mxcompat's MXNetError for
     'MXNetError', the builtin of that name otherwise."""
