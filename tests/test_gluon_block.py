@@ -244,7 +244,9 @@ def test_save_parameters_matches_mxnet(name, tmp_path):
 @pytest.mark.parametrize('name', sorted(W.MODELS))
 def test_load_mxnet_parameters(name, legacy):
     net, inputs = W.build(mx, name)
-    net.load_parameters(os.path.join(DIR, name + ('-legacy' if legacy else '') + '.params'))
+    # without ctx MXNet loads onto cpu(0), whatever the default context
+    net.load_parameters(os.path.join(DIR, name + ('-legacy' if legacy else '') + '.params'),
+                        ctx=mx.current_context())
     _check_outputs(net, inputs, name, 'predict')
 
 
