@@ -34,7 +34,8 @@ def _check_outputs(outs):
 
 def test_imports_mxnet_export(np_mode):
     net = mx.gluon.SymbolBlock.imports(os.path.join(DIR, 'npnet-symbol.json'), INPUTS,
-                                       os.path.join(DIR, 'npnet-0000.params'))
+                                       os.path.join(DIR, 'npnet-0000.params'),
+                                       ctx=mx.current_context())
     _check_outputs(net(*inputs(mx)))
 
 
@@ -61,7 +62,8 @@ def test_export_writes_mxnet_graph(np_mode, tmp_path):
         [n[2] for n in want_nodes if n[0] == 'null']
     assert got['heads'] == want['heads'] and got['attrs'] == want['attrs']
     back = mx.gluon.SymbolBlock.imports(str(tmp_path / 'npnet-symbol.json'), INPUTS,
-                                        str(tmp_path / 'npnet-0000.params'))
+                                        str(tmp_path / 'npnet-0000.params'),
+                                        ctx=mx.current_context())
     _check_outputs(back(*inputs(mx)))
     with open(tmp_path / 'npnet-0000.params', 'rb') as f, \
             open(os.path.join(DIR, 'npnet-0000.params'), 'rb') as g:
