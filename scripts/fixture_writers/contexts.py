@@ -127,7 +127,8 @@ def _loading_and_data(mx, ctx, out, put_ctx):
     on cpu(1) (hybridized: MXNet's CachedOp check); image decoders give cpu(0), image operators
     their input's context; DataLoader batches stack NDArrays on their context and make numpy
     samples arrays on the default context; an exported array-creating NumPy operator records
-    the default context."""
+    the default context; executors bound on ``ctx`` keep their arrays and outputs there (after
+    reshape too), and binding refuses arrays of another context."""
     nd, gluon = mx.nd, mx.gluon
     tmp = tempfile.mkdtemp()
     net = gluon.nn.Dense(2, in_units=3, prefix='ld_')
@@ -172,6 +173,15 @@ def _loading_and_data(mx, ctx, out, put_ctx):
             blk.export(os.path.join(tmp, 'ar'))
         finally:
             mx.npx.reset_np()
+    fc = mx.sym.FullyConnected(mx.sym.var('data'), num_hidden=2, name='fc')
+    exe = fc.simple_bind(ctx, data=(4, 3))
+    put_ctx('bind/simple_bind_arg', exe.arg_arrays[0])
+    put_ctx('bind/simple_bind_grad', exe.grad_arrays[1])
+    put_ctx('bind/output', exe.forward(is_train=False)[0])
+    put_ctx('bind/reshaped_arg', exe.reshape(data=(2, 3)).arg_arrays[0])
+    put_ctx('bind/reshaped_output', exe.reshape(data=(2, 3)).forward()[0])
+    out['err/bind_mixed'] = _raised(lambda: fc.bind(mx.cpu(0), {
+        'data': nd.ones((4, 3), ctx=ctx), 'fc_weight': nd.ones((2, 3)), 'fc_bias': nd.ones((2,))}))
     with open(os.path.join(tmp, 'ar-symbol.json')) as f:
         nodes = json.load(f)['nodes']
     out['np_export/arange_ctx_attr'] = np.array(
