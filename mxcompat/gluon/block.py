@@ -1339,9 +1339,13 @@ class HybridBlock(Block):
                                  .format(fmt, self._in_format))
         args_without_none = [ele for ele in args if ele is not None]
         ctx = None
-        # a host context other than cpu(0) (kept by name): a Parameter's one copy must be there
-        # too; devices that differ fail in torch, reported below
-        in_ctx = args_without_none[0]._ctx if args_without_none else None
+        # a Parameter's one copy must live on the inputs' context: compared here by name (host
+        # contexts other than cpu(0) are kept by name, None is the device's own context);
+        # devices that differ fail in torch, reported below
+        x = args_without_none[0] if args_without_none else None
+        in_ctx = x._ctx if x is not None else None
+        if in_ctx is not None and in_ctx == context_of_device(x._t.device):
+            in_ctx = None
         tensors = []
         for is_arg, i in self._cached_op_args:
             if is_arg:
@@ -1352,7 +1356,7 @@ class HybridBlock(Block):
                     tensors.append(i.data()._t)  # raises the reason
                 elif len(data) == 1:
                     d = data[0]
-                    if d._ctx is not in_ctx and d._ctx != in_ctx:
+                    if d._ctx is not in_ctx and x is not None and d.context != x.context:
                         raise self._mixed_context_error(args_without_none)
                     tensors.append(d._t)
                 else:
