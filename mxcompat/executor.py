@@ -9,7 +9,7 @@ import torch
 from . import autograd
 from .base import MXNetError, dtype_torch, gc_paused
 from .context import Context, as_context, swap_context
-from .ndarray.ndarray import NDArray, wrap
+from .ndarray.ndarray import NDArray, _on_ctx, wrap
 from .ndarray.sparse import _var_storage_types, _wrap as _sparse_wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
 from .symbol.inference import consumer_sized_params, infer_bound_shapes, infer_type
@@ -78,6 +78,8 @@ class Executor:
             if r not in _REQS:
                 raise MXNetError("grad_req must be 'write', 'add' or 'null', got %r" % (r,))
         self._grad_req = [r if g is not None else 'null' for r, g in zip(reqs, self.grad_arrays)]
+        if not group2ctx:
+            _check_contexts(self._ctx, arg_names, self.arg_arrays, self.grad_arrays)
         if aux_states is None and aux_names:
             raise MXNetError('bind: aux_states are required for %s' % ', '.join(aux_names))
         self.aux_arrays = _as_list_or_dict(aux_states, aux_names, 'aux_states') \
@@ -123,14 +125,15 @@ class Executor:
         where an operator's result changed shape, dtype or device)."""
         outs = self._outputs
         if outs is None or len(outs) != len(results):
-            self._outputs = [wrap(r.detach().clone(memory_format=_CONTIGUOUS)) for r in results]
+            self._outputs = [_on_ctx(r.detach().clone(memory_format=_CONTIGUOUS), self._ctx)
+                             for r in results]
             return
         for k, (o, r) in enumerate(zip(outs, results)):
             t = o._t
             if t.shape == r.shape and t.dtype is r.dtype and t.device == r.device:
                 t.copy_(r.detach() if r.requires_grad else r)
             else:
-                outs[k] = wrap(r.detach().clone(memory_format=_CONTIGUOUS))
+                outs[k] = _on_ctx(r.detach().clone(memory_format=_CONTIGUOUS), self._ctx)
 
     def _check_shapes(self):
         """Shape inference from the bound arrays, as MXNet runs it at bind: an array whose
@@ -157,8 +160,8 @@ class Executor:
             return []
         dev = self.arg_arrays[0]._t.device if self.arg_arrays else self._ctx.torch_device
         types = types or [None] * len(shapes)
-        return [wrap(torch.zeros(s, dtype=dtype_torch(t) if t is not None else torch.float32,
-                                 device=dev)) for s, t in zip(shapes, types)]
+        return [_on_ctx(torch.zeros(s, dtype=dtype_torch(t) if t is not None else torch.float32,
+                                    device=dev), self._ctx) for s, t in zip(shapes, types)]
 
     # ------------------------------------------------------------------ dictionaries
     @property
@@ -528,8 +531,8 @@ def _reshaped(arr, shape, name, allowed, allow_up_sizing):
                              'executor and then down sizing it is more efficient than the reverse. '
                              'If you really want to up size, set allow_up_sizing=True to enable '
                              'allocation of new arrays.' % name)
-        return wrap(torch.zeros(shape, dtype=arr._t.dtype, device=arr._t.device))
-    return wrap(arr._t.reshape(-1)[:size].view(shape))
+        return arr._like(torch.zeros(shape, dtype=arr._t.dtype, device=arr._t.device))
+    return arr._like(arr._t.reshape(-1)[:size].view(shape))
 
 
 def _output_view(arr, shape):
@@ -542,8 +545,20 @@ def _output_view(arr, shape):
     if t.shape == shape:
         return arr
     if size <= t.numel() and t.is_contiguous():
-        return wrap(t.view(-1)[:size].view(shape))
-    return wrap(torch.zeros(shape, dtype=t.dtype, device=t.device))
+        return arr._like(t.view(-1)[:size].view(shape))
+    return arr._like(torch.zeros(shape, dtype=t.dtype, device=t.device))
+
+
+def _check_contexts(ctx, names, args, grads):
+    """As MXNet's bind without ``group2ctx``: every argument array and gradient array lives
+    on the executor's context ``ctx``."""
+    for kind, what, arrays in (('Input', 'arguments', args), ('Gradient', 'gradients', grads)):
+        for name, a in zip(names, arrays):
+            if a is not None and a.context != ctx:
+                raise MXNetError(
+                    '%s array %s is in %s while binding with ctx=%s. All %s must be in global '
+                    'context (%s) unless group2ctx is specified for cross-device graph; copy it '
+                    'with as_in_context(%s)' % (kind, name, a.context, ctx, what, ctx, ctx))
 
 
 @gc_paused
@@ -564,7 +579,8 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
     # the types inference finds (the inputs' __dtype__ among them); float32 for the rest
     arg_types, _, aux_types = infer_type(symbol, (), type_dict or {}, True,
                                          (arg_shapes, aux_shapes))[0]
-    dev = as_context(ctx).torch_device
+    ctx = as_context(ctx)
+    dev = ctx.torch_device
     names = symbol.list_arguments()
     if isinstance(grad_req, str):
         reqs = {n: grad_req for n in names}
@@ -579,13 +595,12 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
         if n in shared and shared[n].shape == tuple(s):
             args.append(shared[n])
         elif stypes.get(n, 'default') != 'default':
-            args.append(_sparse_wrap(stypes[n], torch.zeros(s, dtype=td, device=dev),
-                                     as_context(ctx)))
+            args.append(_sparse_wrap(stypes[n], torch.zeros(s, dtype=td, device=dev), ctx))
         else:
-            args.append(wrap(torch.zeros(s, dtype=td, device=dev)))
+            args.append(_on_ctx(torch.zeros(s, dtype=td, device=dev), ctx))
         grads.append(None if reqs.get(n, 'null') == 'null' else
-                     wrap(torch.zeros(s, dtype=td, device=dev)))
-    aux = [wrap(torch.zeros(s, dtype=dtype_torch(t) if t is not None else torch.float32,
-                            device=dev)) for s, t in zip(aux_shapes, aux_types)]
+                     _on_ctx(torch.zeros(s, dtype=td, device=dev), ctx))
+    aux = [_on_ctx(torch.zeros(s, dtype=dtype_torch(t) if t is not None else torch.float32,
+                               device=dev), ctx) for s, t in zip(aux_shapes, aux_types)]
     return Executor(symbol, ctx, args, grads, [reqs.get(n, 'null') for n in names], aux,
                     group2ctx, out_shapes)

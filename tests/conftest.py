@@ -37,6 +37,17 @@ def assert_same_results(got, want, name):
                                        err_msg='%s %s' % (name, key))
 
 
+def mxnet_context(want):
+    """The context MXNet gave an array of a fixture scenario, as ``str``, for a run under the
+    current default context: ``want['ctx']`` as it ran under cpu(0), ``want['ctx1']`` as it ran
+    under cpu(1), which stands for any other default context (``--mx-context cpu1|gpu``)."""
+    import mxcompat as mx
+    current = mx.current_context()
+    if current == mx.cpu(0):
+        return want['ctx']
+    return want['ctx1'].replace('cpu(1)', str(current))
+
+
 def mxnet_error_class(name):
     """The exception class MXNet raised, from its name in a fixture: mxcompat's MXNetError for
     'MXNetError', the builtin of that name otherwise."""
@@ -48,9 +59,11 @@ def mxnet_error_class(name):
 def pytest_addoption(parser):
     parser.addoption(
         '--mx-context', default=os.environ.get('MXCOMPAT_TEST_CONTEXT', 'cpu'),
-        choices=('cpu', 'gpu'),
+        choices=('cpu', 'cpu1', 'gpu'),
         help="default Context of every test: 'gpu' reruns the tests with gpu(0) as the "
-             "default context, as MXNet's tests/python/gpu does (MXCOMPAT_TEST_CONTEXT too)")
+             "default context, as MXNet's tests/python/gpu does; 'cpu1' with cpu(1), a "
+             "non-default context in host memory, the stand-in for 'gpu' on a machine "
+             "without CUDA (MXCOMPAT_TEST_CONTEXT too)")
 
 
 def _cuda():
@@ -79,9 +92,10 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _default_context(request):
-    if request.config.getoption('--mx-context') != 'gpu':
+    choice = request.config.getoption('--mx-context')
+    if choice == 'cpu':
         yield
         return
     import mxcompat as mx
-    with mx.gpu(0):
+    with (mx.gpu(0) if choice == 'gpu' else mx.cpu(1)):
         yield

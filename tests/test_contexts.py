@@ -1,6 +1,8 @@
 """Contexts against real MXNet 1.9.1: operator results keep a host context other than cpu(0),
 recurrent cells unrolled on cpu(1) run there, pickled and deep-copied arrays come back on
-cpu(0); and MXNet's errors for GPUs that are absent. Expected values were written by
+cpu(0); with cpu(1) the default context, loaded arrays and parameters, images, DataLoader
+batches and executors land where MXNet puts them, and mixed contexts raise as in MXNet; and
+MXNet's errors for GPUs that are absent. Expected values were written by
 scripts/fixture_writers/contexts.py under real MXNet."""
 import os
 

@@ -43,4 +43,6 @@ def test_contrib_python(key):
 
 
 def test_contrib_python_info():
-    assert _results()[3] == WANT['info']
+    # current_context() is the default context: cpu(0) where MXNet ran
+    assert WANT['info']['context'] == 'cpu(0)'
+    assert _results()[3] == dict(WANT['info'], context=str(mx.current_context()))

@@ -221,7 +221,8 @@ def test_export_json_byte_identical(name, tmp_path):
 def test_imports_mxnet_export(name):
     names = ['data'] if name != 'nested' else ['data0', 'data1']
     blk = mx.gluon.SymbolBlock.imports(os.path.join(DIR, name + '-symbol.json'), names,
-                                       os.path.join(DIR, name + '-0003.params'))
+                                       os.path.join(DIR, name + '-0003.params'),
+                                       ctx=mx.current_context())
     inputs = W.build(mx, name)[1]
     _check_outputs(blk, inputs, name, 'predict')
     lines = repr(blk).splitlines()
@@ -244,7 +245,9 @@ def test_save_parameters_matches_mxnet(name, tmp_path):
 @pytest.mark.parametrize('name', sorted(W.MODELS))
 def test_load_mxnet_parameters(name, legacy):
     net, inputs = W.build(mx, name)
-    net.load_parameters(os.path.join(DIR, name + ('-legacy' if legacy else '') + '.params'))
+    # without ctx MXNet loads onto cpu(0), whatever the default context
+    net.load_parameters(os.path.join(DIR, name + ('-legacy' if legacy else '') + '.params'),
+                        ctx=mx.current_context())
     _check_outputs(net, inputs, name, 'predict')
 
 
@@ -278,7 +281,8 @@ def test_save_and_load_model_structure(tmp_path):
     net(*_inputs(inputs))
     net.save(str(tmp_path / 'm'))
     net2, _ = W.build(mx, 'nested')
-    net2.load(str(tmp_path / 'm'))
+    net2.load(str(tmp_path / 'm'))  # onto cpu(0), as MXNet's
+    net2.collect_params().reset_ctx(mx.current_context())
     _check_outputs(net2, inputs, 'nested', 'predict')
 
 

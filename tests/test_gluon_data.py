@@ -15,7 +15,7 @@ from mxcompat.base import MXNetError
 from mxcompat.gluon.data.dataloader import DataLoaderTimeoutError
 from scripts.fixture_writers import gluon_data as writer
 
-from conftest import FIXTURES
+from conftest import FIXTURES, mxnet_context
 
 FX = os.path.join(FIXTURES, 'gluon_data')
 with open(os.path.join(FX, 'manifest.json')) as _f:
@@ -28,7 +28,7 @@ def _compare(got, want, path):
     if isinstance(want, dict) and 'nd' in want:
         assert isinstance(got, mx.nd.NDArray), '%s: %r is not an NDArray' % (path, got)
         assert np.dtype(got.dtype).name == want['dtype'], path
-        assert str(got.context) == want['ctx'], path
+        assert str(got.context) == mxnet_context(want), path
         np.testing.assert_array_equal(got.asnumpy(), ARRAYS[want['nd']], err_msg=path)
     elif isinstance(want, dict) and 'np' in want:
         assert isinstance(got, np.ndarray) and got.dtype.name == want['dtype'], path

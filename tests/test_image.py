@@ -12,7 +12,7 @@ import mxcompat.image as img
 from mxcompat.base import MXNetError
 from scripts.fixture_writers import image as writer
 
-from conftest import FIXTURES
+from conftest import FIXTURES, mxnet_context
 
 FX = os.path.join(FIXTURES, 'image')
 with open(os.path.join(FX, 'manifest.json')) as _f:
@@ -35,7 +35,7 @@ def _compare(got, want, path, name):
         assert isinstance(got, mx.nd.NDArray), '%s: %r is not an NDArray' % (path, got)
         assert np.dtype(got.dtype).name == want['dtype'], \
             '%s: dtype %s, MXNet %s' % (path, np.dtype(got.dtype).name, want['dtype'])
-        assert str(got.context) == want['ctx'], path
+        assert str(got.context) == mxnet_context(want), path
         exp = ARRAYS[want['nd']]
         g = got.asnumpy()
         assert g.shape == exp.shape, '%s: shape %s, MXNet %s' % (path, g.shape, exp.shape)

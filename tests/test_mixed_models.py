@@ -22,6 +22,7 @@ import torch
 import mxcompat as mx
 from mxcompat import autograd, gluon
 from mxcompat.base import MXNetError
+from mxcompat.context import context_of_device
 from mxcompat.gluon import nn
 from scripts.fixture_writers import model_zoo as W
 
@@ -29,6 +30,14 @@ from conftest import FIXTURES
 
 B, T, DIN, D, HEADS, FF, OUT = 2, 3, 5, 8, 2, 12, 3
 LR, MOM, WD = 0.1, 0.9, 0.01
+
+
+@pytest.fixture(autouse=True)
+def _torch_device_context():
+    """torch has no cpu(1): the models here run on the context of the current default
+    context's torch device, cpu(0) for every host context (``--mx-context cpu1``)."""
+    with context_of_device(mx.current_context().torch_device):
+        yield
 
 
 def _seeded(name, shape):

@@ -41,7 +41,7 @@ def test_mxnet_weights_give_mxnet_outputs(name, tmp_path):
     with lzma.open(os.path.join(DIR, name + '.params.xz'), 'rb') as f, open(path, 'wb') as g:
         shutil.copyfileobj(f, g, 1 << 24)
     net = mx.gluon.model_zoo.vision.get_model(name)
-    net.load_parameters(path)
+    net.load_parameters(path, ctx=mx.current_context())  # MXNet's default: cpu(0)
     os.remove(path)  # vgg11_bn's is 530 MB
     x = mx.nd.array(W.forward_input(name))
     _close(net(x).asnumpy(), OUT[name + '/predict'], 1e-4)

@@ -63,9 +63,10 @@ def test_npx_load_reads_mxnet_files():
     ('npx_save.params', lambda: numpy_interface.saved_arrays(mx)),
     ('npx_save_list.params', lambda: [mx.np.array(1.0), mx.np.ones((2,))])])
 def test_npx_save_writes_mxnet_bytes(tmp_path, name, data):
-    # MXNet writes NumPy-shape mode's format (V3 arrays) after npx.set_np()
+    # MXNet writes NumPy-shape mode's format (V3 arrays) after npx.set_np(); the arrays' context
+    # is in the file: MXNet's were made with cpu(0) as the default context
     path = str(tmp_path / name)
-    with mx.util.np_shape(True):
+    with mx.util.np_shape(True), mx.cpu(0):
         mx.npx.save(path, data())
     with open(path, 'rb') as f, open(os.path.join(DIR, name), 'rb') as g:
         assert f.read() == g.read()

@@ -43,6 +43,14 @@ def _compare(name, got, want, rtol, atol):
         np.testing.assert_array_equal(got, want, err_msg=name)
 
 
+def _on_default_context(want):
+    """MXNet's output, a context reported as 'cpu(0)' (``NDArray.context`` of an array the case
+    made on the default context, cpu(0) where MXNet ran) naming the current default context."""
+    if want.dtype.kind == 'U' and str(want) == 'cpu(0)':
+        return np.array(str(mx.current_context()))
+    return want
+
+
 @pytest.mark.parametrize('modname,c', list(_cases()))
 def test_op_case(modname, c):
     fx = _fixture(modname)
@@ -66,7 +74,7 @@ def test_op_case(modname, c):
     for k, o in enumerate(res['outputs']):
         key = '%s/out%d' % (c['id'], k)
         if c['check'] == 'value':
-            _compare(key, o, arrays[key], c['rtol'], c['atol'])
+            _compare(key, o, _on_default_context(arrays[key]), c['rtol'], c['atol'])
         else:
             assert o.shape == tuple(arrays[key + '/shape']), key
             if c['check'] == 'shape':

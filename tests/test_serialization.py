@@ -39,9 +39,10 @@ def _bits(x):
 
 
 def _make(dtype, value):
+    """The array MXNet saved: on cpu(0), the context its file records."""
     if dtype == 'bfloat16':
         return wrap(torch.from_numpy(value.view(np.int16).copy()).view(torch.bfloat16))
-    return mx.nd.array(value, dtype=value.dtype)
+    return mx.nd.array(value, dtype=value.dtype, ctx=mx.cpu(0))
 
 
 def _check_loaded(entry, loaded):
@@ -148,7 +149,7 @@ def test_raw_bytes_match_mxnet_pickle_state():
         t = ser.load_raw_bytes(raw)
         np.testing.assert_array_equal(t.numpy(), want)
         assert t.numpy().dtype == want.dtype
-        assert ser.save_raw_bytes(mx.nd.array(want, dtype=want.dtype)) == raw
+        assert ser.save_raw_bytes(_make(str(want.dtype), want)) == raw
 
 
 def test_setstate_of_mxnet_gpu_pickle_loads_on_cpu():
@@ -156,7 +157,7 @@ def test_setstate_of_mxnet_gpu_pickle_loads_on_cpu():
     state = {'handle': bytearray(
         b'\xc9\xfa\x93\xf9\x00\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00'
         b'\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00')}
-    a = mx.nd.arange(1) if hasattr(mx.nd, 'arange') else mx.nd.zeros((1,))
+    a = mx.nd.zeros((1,), ctx=mx.cpu(1))  # MXNet 1.9.1 without CUDA: cpu(0), as unpickled
     a.__setstate__(state)
     assert a.shape == (1,) and a.asnumpy()[0] == 0 and a.context == mx.cpu()
 
@@ -223,7 +224,7 @@ def test_dtypes_mxnet_1_9_cannot_allocate(dtype, flag, tmp_path):
     value = np.array([[0, 1, 2], [3, 200, np.iinfo(dtype).max]], dtype=dtype)
     want = _file([struct.pack('<Iii', 0xF993FAC9, 0, 2) + struct.pack('<qq', 2, 3)
                   + struct.pack('<iii', 1, 0, flag) + value.tobytes()])
-    x = mx.nd.array(value, dtype=dtype)
+    x = _make(dtype, value)
     assert ser.dumps([x]) == want
     mx.nd.save(str(tmp_path / 'f'), [x])
     back = mx.nd.load(str(tmp_path / 'f'))[0]

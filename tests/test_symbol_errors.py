@@ -37,7 +37,7 @@ def test_bind_shape_error_names_operator_argument_and_shapes():
     args = {'data': mx.nd.ones((2, 3)), 'fc_weight': mx.nd.ones((4, 5)),
             'fc_bias': mx.nd.ones((4,))}
     with pytest.raises(MXNetError) as e:
-        _fc().bind(mx.cpu(), args)
+        _fc().bind(mx.current_context(), args)  # where the arrays are
     msg = str(e.value)
     assert 'fc' in msg and 'weight' in msg and '(4, 5)' in msg and '(4, 3)' in msg
 

@@ -81,7 +81,8 @@ def test_gradient_check(facts, cid):
                 for n, s in shapes.items()}
         grads = {n: mx.nd.zeros(s) for n, s in shapes.items()}
         want = facts['grad'][cid]['bind-' + req]
-        got = _outcome(lambda: sym.bind(mx.cpu(), args, args_grad=grads, grad_req=r))
+        got = _outcome(lambda: sym.bind(mx.current_context(), args, args_grad=grads,
+                                        grad_req=r))
         assert got == ('ok' if want == 'ok' else 'error'), (req, want)
 
 

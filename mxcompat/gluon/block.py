@@ -1339,6 +1339,13 @@ class HybridBlock(Block):
                                  .format(fmt, self._in_format))
         args_without_none = [ele for ele in args if ele is not None]
         ctx = None
+        # a Parameter's one copy must live on the inputs' context: compared here by name (host
+        # contexts other than cpu(0) are kept by name, None is the device's own context);
+        # devices that differ fail in torch, reported below
+        x = args_without_none[0] if args_without_none else None
+        in_ctx = x._ctx if x is not None else None
+        if in_ctx is not None and in_ctx == context_of_device(x._t.device):
+            in_ctx = None
         tensors = []
         for is_arg, i in self._cached_op_args:
             if is_arg:
@@ -1348,15 +1355,22 @@ class HybridBlock(Block):
                 if data is None:
                     tensors.append(i.data()._t)  # raises the reason
                 elif len(data) == 1:
-                    tensors.append(data[0]._t)
+                    d = data[0]
+                    if d._ctx is not in_ctx and x is not None and d.context != x.context:
+                        raise self._mixed_context_error(args_without_none)
+                    tensors.append(d._t)
                 else:
                     if ctx is None:
                         ctx = args_without_none[0].context
                     tensors.append(i.data(ctx)._t)
-        if self._callback is not None:
-            out = self._cached_op.run_monitored(tensors, self._callback, self._monitor_all)
-        else:
-            out = self._cached_op(tensors)
+        try:
+            if self._callback is not None:
+                out = self._cached_op.run_monitored(tensors, self._callback,
+                                                    self._monitor_all)
+            else:
+                out = self._cached_op(tensors)
+        except RuntimeError as e:
+            raise (self._mixed_context_error(args_without_none) or e) from None
         if type(self._cached_graph[1]) is not Symbol:  # a NumPy-semantics graph
             ctx = args_without_none[0]._ctx if args_without_none else None
             out = [_np_on_ctx(t, ctx) for t in out]
@@ -1370,6 +1384,27 @@ class HybridBlock(Block):
             for o in out:
                 o._ctx = ctx
         return _regroup(out, self._out_format)
+
+    def _mixed_context_error(self, args):
+        """MXNetError, worded as MXNet's CachedOp, for a graph input or a Parameter (one copy)
+        that lives on another context than the first input (None when all share it)."""
+        if not args:
+            return None
+        names = [d.name for d in self._cached_graph[0]]
+        first, first_ctx = names[0], args[0].context
+        for is_arg, i in self._cached_op_args:
+            if is_arg:
+                name, ctx = names[i], args[i].context
+            elif i._data is not None and len(i._data) == 1:
+                name, ctx = i.name, i._data[0].context
+            else:
+                continue
+            if ctx != first_ctx:
+                return MXNetError(
+                    'CachedOp requires all inputs to live on the same context. But %s is on %s '
+                    'while %s is on %s; initialize or load the parameters with ctx=%s, or copy '
+                    'the inputs with as_in_context()' % (first, first_ctx, name, ctx, first_ctx))
+        return None
 
     def optimize_for(self, x, *args, backend=None, clear=False,
                      static_alloc=False,

@@ -30,7 +30,7 @@ from .. import recordio
 from ..base import MXNetError, numeric_types
 from ..io.io import DataBatch, DataIter
 from ..ndarray import NDArray
-from ..ndarray.ndarray import wrap
+from ..ndarray.ndarray import _on_ctx, wrap
 
 __all__ = ['imread', 'imresize', 'imdecode', 'scale_down', 'copyMakeBorder', 'resize_short',
            'fixed_crop', 'random_crop', 'center_crop', 'color_normalize', 'random_size_crop',
@@ -41,10 +41,12 @@ __all__ = ['imread', 'imresize', 'imdecode', 'scale_down', 'copyMakeBorder', 're
            'HorizontalFlipAug', 'CastAug', 'CreateAugmenter', 'ImageIter']
 
 
-def _write_out(result, out, opname):
-    """Return ``result`` (a tensor) as an NDArray, copied into ``out`` when given."""
+def _write_out(result, out, opname, ctx=None):
+    """Return ``result`` (a host tensor) as an NDArray, copied into ``out`` when given, else on
+    ``ctx`` (the input's context, as MXNet's image operators give; cpu(0) when None, as its
+    decoders give)."""
     if out is None:
-        return wrap(result)
+        return wrap(result) if ctx is None else _on_ctx(result.to(ctx.torch_device), ctx)
     if tuple(out.shape) != tuple(result.shape):
         raise MXNetError('%s: out has shape %s but the result has shape %s'
                          % (opname, out.shape, tuple(result.shape)))
@@ -141,7 +143,7 @@ def imresize(src, w, h, interp=1, out=None):
         The resized (h, w, C) image, with the dtype of `src`.
     """
     return _write_out(_resize.resize(src.to_torch().detach().cpu(), int(w), int(h),
-                                     int(interp)), out, 'imresize')
+                                     int(interp)), out, 'imresize', src.context)
 
 
 def scale_down(src_size, size):
@@ -234,7 +236,8 @@ def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out
         res = np.pad(a, pad, mode=_BORDER_MODES[kind])
     else:
         raise MXNetError('copyMakeBorder: unknown border type %r (use 0-4)' % (type,))
-    return _write_out(torch.from_numpy(np.ascontiguousarray(res)), out, 'copyMakeBorder')
+    return _write_out(torch.from_numpy(np.ascontiguousarray(res)), out, 'copyMakeBorder',
+                      src.context)
 
 
 def _get_interp_method(interp, sizes=()):

@@ -399,10 +399,9 @@ class NDArray:
         if 'handle' in state:  # state pickled by real MXNet: NDArray::Save bytes
             from .serialization import load_raw_bytes
             self._t = load_raw_bytes(state['handle'])
-            return
-        a = state['array']
-        self._t = torch.from_numpy(np.ascontiguousarray(a))
-        self._ctx = None
+        else:
+            self._t = torch.from_numpy(np.ascontiguousarray(state['array']))
+        self._ctx = None  # on the host: cpu(0), whatever the array was before
 
     def __reduce__(self):
         ctx = self.context

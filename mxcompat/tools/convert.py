@@ -449,10 +449,11 @@ def check(symbol, params, data, path, fmt):
     """
     from .. import context, nd
     aux_names = set(symbol.list_auxiliary_states())
-    args = {k: nd.array(v) for k, v in data.items()}
+    cpu = context.cpu()  # where the program runs, whatever the default context
+    args = {k: nd.array(v, ctx=cpu) for k, v in data.items()}
     args.update({k: nd.from_torch(t) for k, t in params.items() if k not in aux_names})
     aux = {k: nd.from_torch(t) for k, t in params.items() if k in aux_names}
-    exe = symbol.bind(context.cpu(), args, grad_req='null', aux_states=aux)
+    exe = symbol.bind(cpu, args, grad_req='null', aux_states=aux)
     want = [o.asnumpy() for o in exe.forward(is_train=False)]
     if fmt == 'pt2':
         program = torch.export.load(path).module()

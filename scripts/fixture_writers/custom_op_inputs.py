@@ -131,7 +131,7 @@ def _bind_run(mx, sym, shapes, out, key):
         args[names[-1]] = mx.nd.array(out.pop(key + '/label'))
     grads = {n: mx.nd.zeros(s) for n, s in zip(names, arg_shapes)}
     auxs = [mx.nd.zeros(s) for s in aux_shapes]
-    exe = sym.bind(mx.cpu(), args=args, args_grad=grads, aux_states=auxs)
+    exe = sym.bind(mx.current_context(), args=args, args_grad=grads, aux_states=auxs)
     exe.forward(is_train=True)
     exe.backward([mx.nd.array(_seeded(key + '_head', o.shape)) for o in exe.outputs])
     out[key + '/output'] = exe.outputs[0].asnumpy()

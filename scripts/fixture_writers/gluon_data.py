@@ -3,7 +3,8 @@
 :func:`run_scenarios` runs the same scenarios under real MXNet (to write
 tests/fixtures/gluon_data/) and under mxcompat (tests/test_gluon_data.py). Each scenario returns
 nested lists of NDArrays / numpy arrays / scalars / bytes, which :func:`encode` turns into JSON
-plus arrays (with dtype and context of every NDArray).
+plus arrays (with dtype and context of every NDArray; :func:`encode_on_contexts` adds the
+context each gets when the scenario runs under ``with mx.cpu(1):``).
 """
 import gzip
 import hashlib
@@ -196,7 +197,7 @@ def scenarios(mx, fixture_dir):
         out = []
         for kw in ({}, {'pin_memory': True}, {'num_workers': 1},
                    {'num_workers': 1, 'pin_memory': True}):
-            out.append(str(next(iter(gdata.DataLoader(ds, batch_size=4, **kw))).context))
+            out.append(next(iter(gdata.DataLoader(ds, batch_size=4, **kw))))
         return out
 
     def errors():
@@ -269,6 +270,31 @@ def encode(obj, arrays, prefix):
     return obj
 
 
+def encode_on_contexts(mx, fn, arrays, prefix):
+    """:func:`encode` of ``fn()`` run under ``with mx.cpu(0):``, every NDArray's entry also
+    giving ``ctx1``, its context when ``fn`` runs under ``with mx.cpu(1):`` (a default context
+    other than cpu(0); the results must be the same there but for contexts)."""
+    with mx.cpu(0):
+        enc = encode(fn(), arrays, prefix)
+    with mx.cpu(1):
+        other = {}
+        _add_ctx1(enc, encode(fn(), other, prefix), arrays, other)
+    return enc
+
+
+def _add_ctx1(enc, enc1, arrays, other):
+    if isinstance(enc, dict) and 'nd' in enc:
+        np.testing.assert_array_equal(other[enc1['nd']], arrays[enc['nd']], err_msg=enc['nd'])
+        enc['ctx1'] = enc1['ctx']
+    elif isinstance(enc, dict) and ('list' in enc or 'tuple' in enc):
+        kind = 'list' if 'list' in enc else 'tuple'
+        assert len(enc[kind]) == len(enc1[kind])
+        for a, b in zip(enc[kind], enc1[kind]):
+            _add_ctx1(a, b, arrays, other)
+    else:
+        assert enc == enc1, (enc, enc1)
+
+
 def write_record_file(mx, fixture_dir):
     w = mx.recordio.MXIndexedRecordIO(os.path.join(fixture_dir, 'data.idx'),
                                       os.path.join(fixture_dir, 'data.rec'), 'w')
@@ -301,7 +327,7 @@ def write(mx, outdir):
     write_images(mx, outdir)
     arrays, manifest = {}, {}
     for name, fn in scenarios(mx, outdir).items():
-        manifest[name] = encode(fn(), arrays, name)
+        manifest[name] = encode_on_contexts(mx, fn, arrays, name)
     np.savez_compressed(os.path.join(outdir, 'arrays.npz'), **arrays)
     with open(os.path.join(outdir, 'manifest.json'), 'w') as f:
         json.dump(manifest, f, indent=1, sort_keys=True)

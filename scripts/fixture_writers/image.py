@@ -18,7 +18,7 @@ import zlib
 
 import numpy as np
 
-from .gluon_data import encode
+from .gluon_data import encode_on_contexts
 
 
 def png(img):
@@ -342,7 +342,7 @@ def write(mx, outdir):
     write_inputs(mx, outdir)
     arrays, manifest = {}, {}
     for name, fn in scenarios(mx, outdir).items():
-        manifest[name] = encode(fn(), arrays, name)
+        manifest[name] = encode_on_contexts(mx, fn, arrays, name)
     np.savez_compressed(os.path.join(outdir, 'arrays.npz'), **arrays)
     with open(os.path.join(outdir, 'manifest.json'), 'w') as f:
         json.dump(manifest, f, indent=1, sort_keys=True)

@@ -59,7 +59,8 @@ def run(mx):
     arrays = _inputs(mx, sym)
     out = {}
     aux = set(sym.list_auxiliary_states())
-    ex = sym.bind(mx.cpu(), {n: mx.nd.array(v) for n, v in arrays.items() if n not in aux},
+    ex = sym.bind(mx.current_context(),
+                  {n: mx.nd.array(v) for n, v in arrays.items() if n not in aux},
                   aux_states={n: mx.nd.array(v) for n, v in arrays.items() if n in aux})
     for k, o in enumerate(ex.forward(is_train=False)):
         out['executor/%d' % k] = o.asnumpy()

@@ -1,7 +1,7 @@
 """DataLoader batches in NumPy mode from real MXNet 1.9.1 (tests/test_numpy_dataloader.py):
 for each way of loading (in the process, two worker processes, two worker threads), the
-class and context of the batches' arrays and their values. The same ``run(mx)`` executes under
-mxcompat in the test."""
+class and context of the batches' arrays (with cpu(0), and with cpu(1), the default context)
+and their values. The same ``run(mx)`` executes under mxcompat in the test."""
 import os
 
 import numpy as onp
@@ -31,4 +31,15 @@ def run(mx):
 
 
 def write(mx, outdir):
-    onp.savez(os.path.join(outdir, 'batches.npz'), **run(mx))
+    """``run(mx)`` with cpu(0) the default context, plus '.../kind1': the classes and contexts
+    with cpu(1) the default context (the values are the same there)."""
+    with mx.cpu(0):
+        out = run(mx)
+    with mx.cpu(1):
+        out1 = run(mx)
+    for key, value in out1.items():
+        if key.endswith('/kind'):
+            out[key + '1'] = value
+        else:
+            onp.testing.assert_array_equal(value, out[key], err_msg=key)
+    onp.savez(os.path.join(outdir, 'batches.npz'), **out)

@@ -311,10 +311,15 @@ def write(mx, outdir):
         state_meta[cid] = {'class': type(opt).__name__, 'num_update': opt.num_update,
                            'counts': sorted(opt._index_update_count.items()),
                            'lr': opt.lr, 'learning_rate': float(opt.learning_rate)}
-        after, _ = state_run(mx, cid, blob=open(os.path.join(outdir, cid + '-opt.states'),
-                                                'rb').read())
+        with open(os.path.join(outdir, cid + '-opt.states'), 'rb') as f:
+            blob = f.read()
+        after, _ = state_run(mx, cid, blob=blob)
         for i, w in enumerate(after):
             state_arrays['%s/after/w%d' % (cid, i)] = w
+        with mx.cpu(1):  # weights on device 1: the optimizer counts its updates afresh there
+            after, _ = state_run(mx, cid, blob=blob)
+        for i, w in enumerate(after):
+            state_arrays['%s/after/dev1/w%d' % (cid, i)] = w
     tmp = os.path.join(outdir, 'states.tmp.npz')
     np.savez_compressed(tmp, **state_arrays)
     os.replace(tmp, os.path.join(outdir, 'states.npz'))

@@ -161,7 +161,7 @@ def run(mx, cid, sym, shapes, train=True):
     args = {n: mx.nd.array(VALUES.get(cid, {}).get(n, seeded(n, s)))
             for n, s in arg_shapes.items()}
     grads = {n: mx.nd.zeros(a.shape) for n, a in args.items()}
-    ex = sym.bind(mx.cpu(), args, args_grad=grads if train else None,
+    ex = sym.bind(mx.current_context(), args, args_grad=grads if train else None,
                   grad_req='write' if train else 'null')
     outs = [o.asnumpy() for o in ex.forward(is_train=train)]
     if not train:

@@ -170,9 +170,9 @@ def empty_shape_inputless(mx):
     test_random.py's symbolic check calls it). Shapes and zeros' output."""
     x = mx.sym.var('X')
     z = mx.sym.zeros(shape=()) + x
-    exe = z.bind(mx.cpu(), args={'X': mx.nd.ones((3, 4))})
+    exe = z.bind(mx.current_context(), args={'X': mx.nd.ones((3, 4))})
     r = mx.sym.random.randn(data=mx.sym.ones((3, 4)), loc=1.0, scale=2.0, dtype='float32') + x
-    rexe = r.bind(mx.cpu(), args={'X': mx.nd.zeros((3, 4))})
+    rexe = r.bind(mx.current_context(), args={'X': mx.nd.zeros((3, 4))})
     return {'zeros_shapes': [[list(s) for s in ss]
                              for ss in z.get_internals().infer_shape_partial(X=(3, 4))],
             'zeros_out': exe.forward()[0].asnumpy().tolist(),
@@ -294,8 +294,8 @@ def write(mx, outdir):
             args = {n: mx.nd.ones(s, dtype=(types or {}).get(n, 'float32'))
                     for n, s in shapes.items()}
             grads = {n: mx.nd.zeros(s) for n, s in shapes.items()}
-            res['bind-' + req] = _error(lambda: sym.bind(mx.cpu(), args, args_grad=grads,
-                                                         grad_req=r))
+            res['bind-' + req] = _error(lambda: sym.bind(mx.current_context(), args,
+                                                         args_grad=grads, grad_req=r))
         facts['grad'][cid] = res
     for cid in PLAN_CASES:
         sym, shapes = plan_case(mx, cid)

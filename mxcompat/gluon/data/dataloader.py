@@ -30,9 +30,9 @@ import torch
 
 from . import sampler as _sampler
 from ...base import MXNetError
-from ...context import Context
+from ...context import Context, current_context
 from ...ndarray import NDArray
-from ...ndarray.ndarray import array, wrap
+from ...ndarray.ndarray import _on_ctx, array, wrap
 from ...numpy import ndarray as _np_ndarray
 from ...util import is_np_array, is_np_shape, set_np
 
@@ -81,11 +81,13 @@ def _stack(data, shared):
                          % (sorted(set(tuple(t.shape) for t in tensors)), err)) from None
 
 
-def _from_numpy(data):
+def _from_numpy(data, ctx):
+    """``data`` as an NDArray on ``ctx`` (a host context shares its memory)."""
     try:
-        return wrap(torch.from_numpy(data))
+        t = torch.from_numpy(data)
     except TypeError:  # numpy dtypes torch lacks (e.g. object): let nd.array report it
-        return array(data, dtype=data.dtype)
+        return array(data, dtype=data.dtype, ctx=ctx)
+    return _on_ctx(t.to(ctx.torch_device), ctx)
 
 
 def _np_mode(batch):
@@ -94,14 +96,17 @@ def _np_mode(batch):
 
 
 def default_batchify_fn(data):
-    """Collate data into batch: stack NDArrays, recurse into tuples, convert the rest with
-    ``numpy.asarray`` (keeping its dtype)."""
+    """Collate data into batch: stack NDArrays (on their context), recurse into tuples,
+    convert the rest with ``numpy.asarray`` (keeping its dtype) onto the current context, as
+    MXNet's ``nd.array`` does."""
     first = data[0]
     if isinstance(first, NDArray):
-        return _np_mode(wrap(_stack(data, False)))
+        out = wrap(_stack(data, False))
+        out._ctx = first._ctx
+        return _np_mode(out)
     if isinstance(first, tuple):
         return [default_batchify_fn(i) for i in zip(*data)]
-    return _np_mode(_from_numpy(np.asarray(data)))
+    return _np_mode(_from_numpy(np.asarray(data), current_context()))
 
 
 def default_mp_batchify_fn(data):
@@ -109,11 +114,11 @@ def default_mp_batchify_fn(data):
     first = data[0]
     if isinstance(first, NDArray):
         out = wrap(_stack(data, _IN_WORKER[0]))
+        out._ctx = _CPU_SHARED
     elif isinstance(first, tuple):
         return [default_mp_batchify_fn(i) for i in zip(*data)]
     else:
-        out = _from_numpy(np.asarray(data))
-    out._ctx = _CPU_SHARED
+        out = _from_numpy(np.asarray(data), _CPU_SHARED)
     return _np_mode(out)
 
 
