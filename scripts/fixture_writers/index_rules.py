@@ -7,10 +7,9 @@ mx.nd, MXNetError in mx.np; new axes in an assignment's key select nothing). Sto
 [type, shape, values] or ['ERR', exception class name]. Left out: assignments at lists with
 negative indices (they corrupt MXNet's heap) and, in NumPy mode, assignments at a boolean
 list, which MXNet 1.9.1 reads as the integers 1 and 0 there (while reading with it masks)."""
-import json
-import os
-
 import numpy as onp
+
+from .numpy_dtype_rules import save
 
 _KEYS = {
     'int': 1, 'neg': -1, 'slice': slice(1, 3), 'negstep': slice(None, None, -1),
@@ -70,7 +69,4 @@ def run(mx):
 
 
 def write(mx, outdir):
-    tmp = os.path.join(outdir, 'index_rules.tmp.json')
-    with open(tmp, 'w') as f:
-        json.dump(run(mx), f, sort_keys=True, separators=(',', ':'))
-    os.replace(tmp, os.path.join(outdir, 'index_rules.json'))
+    save(outdir, 'index_rules', run(mx))

@@ -5,12 +5,9 @@ x86: ops/int_cast.py), and of unary operators for every array type (integer clip
 smooth_l1 among them). Stored as numpy_dtype_rules stores them; the test compares the cases
 where MXNet gives a result. Integer division and remainder by zero are left out: MXNet's
 process dies of SIGFPE there. The same ``run(mx)`` executes under mxcompat."""
-import json
-import os
-
 import numpy as onp
 
-from .numpy_dtype_rules import _record
+from .numpy_dtype_rules import save, table
 
 _TYPES = ('float32', 'float64', 'float16', 'int32', 'int64', 'int8', 'uint8')
 _SCALARS = {'py_int': 2, 'py_float': 2.5, 'py_inf': float('inf'), 'py_big': 300.7}
@@ -54,26 +51,14 @@ def _array(nd, dtype):
     return nd.array(values.astype(dtype), dtype=dtype)
 
 
+def _crashes(name, t1, t2):
+    return t2 == 'py_inf' and name in _DIVIDING and 'int' in t1  # (0 after the cast: SIGFPE)
+
+
 def run(mx):
     """{case id: [type name, values] or ['ERR', exception class name]}."""
-    nd = mx.nd
-    out = {}
-    for name, fn in _BINARY.items():
-        for t1 in _TYPES:
-            for t2 in _TYPES + tuple(_SCALARS):
-                if t2 == 'py_inf' and name in _DIVIDING and 'int' in t1:
-                    continue  # (0 after the cast to a narrow type: SIGFPE in MXNet)
-                b = _SCALARS[t2] if t2 in _SCALARS else _array(nd, t2)
-                _record(out, '%s/%s/%s' % (name, t1, t2),
-                        lambda: fn(nd, _array(nd, t1), b))  # pylint: disable=cell-var-from-loop
-    for name, fn in _UNARY.items():
-        for t in _TYPES:
-            _record(out, '%s/%s' % (name, t), lambda: fn(nd, _array(nd, t)))  # pylint: disable=cell-var-from-loop
-    return out
+    return table(mx.nd, _BINARY, _UNARY, _TYPES, _SCALARS, _array, _crashes)
 
 
 def write(mx, outdir):
-    tmp = os.path.join(outdir, 'nd_dtype_rules.tmp.json')
-    with open(tmp, 'w') as f:
-        json.dump(run(mx), f, sort_keys=True, separators=(',', ':'))
-    os.replace(tmp, os.path.join(outdir, 'nd_dtype_rules.json'))
+    save(outdir, 'nd_dtype_rules', run(mx))

@@ -19,14 +19,14 @@ _SCALARS = {'py_int': 2, 'py_float': 2.5, 'py_bool': True, 'py_negfloat': -0.5,
             'py_inf': float('inf'), 'py_nan': float('nan')}
 
 _BINARY = {
-    'add': lambda a, b: a + b, 'sub': lambda a, b: a - b, 'mul': lambda a, b: a * b,
-    'div': lambda a, b: a / b, 'floordiv': lambda a, b: a // b, 'mod': lambda a, b: a % b,
-    'pow': lambda a, b: a ** b, 'maximum': lambda a, b: _np.maximum(a, b),
-    'eq': lambda a, b: a == b, 'ne': lambda a, b: a != b, 'lt': lambda a, b: a < b,
-    'le': lambda a, b: a <= b, 'gt': lambda a, b: a > b, 'ge': lambda a, b: a >= b,
-    'rsub': lambda a, b: b - a, 'rdiv': lambda a, b: b / a, 'rlt': lambda a, b: b < a,
-    'and': lambda a, b: _np.logical_and(a, b)}
-_np = None  # mx.np of the run
+    'add': lambda np, a, b: a + b, 'sub': lambda np, a, b: a - b, 'mul': lambda np, a, b: a * b,
+    'div': lambda np, a, b: a / b, 'floordiv': lambda np, a, b: a // b,
+    'mod': lambda np, a, b: a % b, 'pow': lambda np, a, b: a ** b,
+    'maximum': lambda np, a, b: np.maximum(a, b), 'eq': lambda np, a, b: a == b,
+    'ne': lambda np, a, b: a != b, 'lt': lambda np, a, b: a < b, 'le': lambda np, a, b: a <= b,
+    'gt': lambda np, a, b: a > b, 'ge': lambda np, a, b: a >= b, 'rsub': lambda np, a, b: b - a,
+    'rdiv': lambda np, a, b: b / a, 'rlt': lambda np, a, b: b < a,
+    'and': lambda np, a, b: np.logical_and(a, b)}
 
 _UNARY = {
     'mean': lambda np, a: a.mean(), 'sum': lambda np, a: a.sum(), 'prod': lambda np, a: np.prod(a),
@@ -65,26 +65,38 @@ def _record(out, key, fn):
         out[key] = ['ERR', type(err).__name__]
 
 
-def run(mx):
-    """{case id: [type name, values] or ['ERR', exception class name]}."""
-    global _np  # pylint: disable=global-statement
-    mx.npx.set_np()
-    np = _np = mx.np
+def table(ns, binary, unary, types, scalars, array, skip=None):
+    """{case id: result} of each operator of ``binary`` ({name: f(ns, a, b)}) for each pair
+    of ``types`` and ``scalars`` (but those ``skip(name, t1, t2)`` names), and of each of
+    ``unary`` ({name: f(ns, a)}) for each type; ``array(ns, type)`` makes the operands."""
     out = {}
-    for name, fn in _BINARY.items():
-        for t1 in _TYPES:
-            for t2 in _TYPES + tuple(_SCALARS):
-                b = _SCALARS[t2] if t2 in _SCALARS else _array(np, t2)
+    for name, fn in binary.items():
+        for t1 in types:
+            for t2 in types + tuple(scalars):
+                if skip is not None and skip(name, t1, t2):
+                    continue
+                b = scalars[t2] if t2 in scalars else array(ns, t2)
                 _record(out, '%s/%s/%s' % (name, t1, t2),
-                        lambda: fn(_array(np, t1), b))  # pylint: disable=cell-var-from-loop
-    for name, fn in _UNARY.items():
-        for t in _TYPES:
-            _record(out, '%s/%s' % (name, t), lambda: fn(np, _array(np, t)))  # pylint: disable=cell-var-from-loop
+                        lambda: fn(ns, array(ns, t1), b))  # pylint: disable=cell-var-from-loop
+    for name, fn in unary.items():
+        for t in types:
+            _record(out, '%s/%s' % (name, t), lambda: fn(ns, array(ns, t)))  # pylint: disable=cell-var-from-loop
     return out
 
 
-def write(mx, outdir):
-    tmp = os.path.join(outdir, 'numpy_dtype_rules.tmp.json')
+def save(outdir, name, cases):
+    """Write ``cases`` as ``<name>.json`` in ``outdir``, atomically."""
+    tmp = os.path.join(outdir, name + '.tmp.json')
     with open(tmp, 'w') as f:
-        json.dump(run(mx), f, sort_keys=True, separators=(',', ':'))
-    os.replace(tmp, os.path.join(outdir, 'numpy_dtype_rules.json'))
+        json.dump(cases, f, sort_keys=True, separators=(',', ':'))
+    os.replace(tmp, os.path.join(outdir, name + '.json'))
+
+
+def run(mx):
+    """{case id: [type name, values] or ['ERR', exception class name]}."""
+    mx.npx.set_np()
+    return table(mx.np, _BINARY, _UNARY, _TYPES, _SCALARS, _array)
+
+
+def write(mx, outdir):
+    save(outdir, 'numpy_dtype_rules', run(mx))
