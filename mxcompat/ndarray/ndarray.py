@@ -892,6 +892,7 @@ def _setitem(self, key, value, np_mode):
     """``self[key] = value``; ``np_mode``: NumPy semantics (boolean masks, any value dtype)."""
     t = self._t
     _check_not_recording(t)
+    given = key
     if isinstance(value, NDArray):
         value = value._t
         if value.requires_grad and _autograd_state.recording and not (
@@ -920,8 +921,6 @@ def _setitem(self, key, value, np_mode):
     if type(key) is slice and key == slice(None):
         key = Ellipsis
     elif key is not Ellipsis:
-        if type(key) is tuple and any(k is None for k in key):
-            key = tuple(k for k in key if k is not None)  # new axes select nothing in MXNet
         key = _bounded_key(_convert_key(key, t, np_mode), t.shape, True)
     if isinstance(value, torch.Tensor):
         if value.device != t.device:
@@ -942,6 +941,9 @@ def _setitem(self, key, value, np_mode):
     except RuntimeError:
         if not isinstance(value, torch.Tensor) or mixed_context_error('setitem', (t, value)):
             raise
+        if type(given) is tuple and any(k is None for k in given):
+            # new axes select nothing: MXNet also takes a value shaped without them
+            return _setitem(self, tuple(k for k in given if k is not None), value, np_mode)
         target = tuple((d.flip(flips) if flips else d)[key].shape)
         if np_mode:
             raise MXNetError('shape %s is not broadcastable to %s' % (
