@@ -2,8 +2,9 @@
 real MXNet 1.9.1: Python scalars cast to an integer array's type as MXNet's C++ casts do
 (also in mx.np comparisons, and to a bool array's type there), bool arrays with Python
 numbers in int64, integer std/var/average/power/reciprocal/clip/smooth_l1 as MXNet computes
-them, nonzero. Expected results were written by scripts/fixture_writers/nd_dtype_rules.py and
-numpy_dtype_rules.py under real MXNet; the cases where MXNet raises are not compared
+them, nonzero; reductions and sorts with their result types and shapes. Expected results were
+written by scripts/fixture_writers/nd_dtype_rules.py, numpy_dtype_rules.py and
+reduce_rules.py under real MXNet; the cases where MXNet raises are not compared
 (mxcompat accepts some operand types MXNet rejects)."""
 import json
 import os
@@ -11,11 +12,12 @@ import os
 import pytest
 
 import mxcompat as mx
-from scripts.fixture_writers import nd_dtype_rules, numpy_dtype_rules
+from scripts.fixture_writers import nd_dtype_rules, numpy_dtype_rules, reduce_rules
 
 from conftest import FIXTURES
 
-_WRITERS = {'nd_dtype_rules': nd_dtype_rules, 'numpy_dtype_rules': numpy_dtype_rules}
+_WRITERS = {'nd_dtype_rules': nd_dtype_rules, 'numpy_dtype_rules': numpy_dtype_rules,
+            'reduce_rules': reduce_rules}
 WANT = {}
 for _topic in _WRITERS:
     with open(os.path.join(FIXTURES, _topic, _topic + '.json')) as _f:

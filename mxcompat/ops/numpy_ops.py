@@ -350,24 +350,34 @@ def _cast(t, dtype):
     return t.to(dtype)
 
 
-def _int_mean(x, dims, keepdim):
-    """The mean of the int64 array ``x`` over ``dims`` as MXNet computes an integer array's:
-    the sum divided by the count in integers (truncated toward zero)."""
-    n = math.prod(x.shape[d] for d in dims)
-    return torch.div(x.sum(dim=dims, keepdim=keepdim), n, rounding_mode='trunc'), n
+def _wrapped(x, dtype):
+    """The int64 tensor ``x`` wrapped around into the integer type ``dtype``, as int64 again
+    (integer sums and products in ``dtype``, computed in int64)."""
+    return x if dtype is torch.int64 else x.to(dtype).to(torch.int64)
+
+
+def _int_mean(a, dims, keepdim):
+    """(The mean of the integer array ``a`` over ``dims`` as MXNet computes it, in int64,
+    the count): the sum in ``a``'s type divided by the count, truncated toward zero."""
+    n = math.prod(a.shape[d] for d in dims)
+    total = _wrapped(a.to(torch.int64).sum(dim=dims, keepdim=keepdim), a.dtype)
+    return torch.div(total, n, rounding_mode='trunc'), n
 
 
 def _int_moment(a, axis, dtype, ddof, keepdims, root):
     """MXNet's variance (standard deviation with ``root``) of an integer array: about the
-    mean taken in integers (truncated); all in integers without ``dtype``, each quotient
-    truncated, in the array's type; in the floating ``dtype`` asked for otherwise."""
+    mean taken in integers (truncated); without ``dtype`` all in the array's type, wrapping
+    around as it does, each quotient truncated; in the floating ``dtype`` asked for
+    otherwise."""
     x = a.to(torch.int64)
     dims = tuple(range(a.dim())) if axis is None else tuple(d % a.dim() for d in axis)
-    mean, n = _int_mean(x, dims, True)
+    mean, n = _int_mean(a, dims, True)
     if dtype is None:
-        out = torch.div(((x - mean) ** 2).sum(dim=dims, keepdim=keepdims), n - ddof,
-                        rounding_mode='trunc')
-        return (torch.sqrt(out.to(torch.float64)) if root else out).to(a.dtype)
+        dev = _wrapped(x - mean, a.dtype)
+        squares = _wrapped((_wrapped(dev * dev, a.dtype)).sum(dim=dims, keepdim=keepdims),
+                           a.dtype)
+        out = torch.div(squares, n - ddof, rounding_mode='trunc')
+        return _to_int(torch.sqrt(out.to(torch.float64)), a.dtype) if root else out.to(a.dtype)
     td = dtype_torch(dtype)
     dev = (x - mean).to(td)
     out = (dev * dev).sum(dim=dims, keepdim=keepdims) / (n - ddof)
@@ -1116,7 +1126,7 @@ def np_average(a, weights=None, *, axis, returned, weighted):
     integer = not a.is_floating_point()  # (MXNet's in integers, truncated, in a's type)
     if weights is None:
         if integer:
-            avg = _int_mean(a.to(torch.int64), dims, False)[0].to(a.dtype)
+            avg = _int_mean(a, dims, False)[0].to(a.dtype)
         else:
             avg = torch.mean(a, dim=dims)
         return avg, torch.full_like(avg, a.numel() // max(avg.numel(), 1))
