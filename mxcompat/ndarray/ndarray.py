@@ -18,7 +18,7 @@ from ..base import (MXNetError, numeric_types, integer_types, dtype_torch, dtype
 from ..context import Context, current_context, context_of_device, as_context, mixed_context_error
 from ..ops.shape_rules import infer_reshape
 from ..ops.int_cast import int_scalar
-from ..ops.elemwise_arith import power as _power, _power_scalar
+from ..ops.elemwise_arith import mod as _mod, power as _power
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
            'from_torch', 'from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'waitall',
@@ -512,7 +512,7 @@ class NDArray:
         return _rscalar(self, other, _mod)
 
     def __pow__(self, other):
-        return _binary(self, other, _power, _power_scalar)
+        return _binary(self, other, _power, _power)
 
     def __rpow__(self, other):
         return _rscalar(self, other, _power)
@@ -812,18 +812,6 @@ def _int_div(a, b):
     if isinstance(b, torch.Tensor) or isinstance(a, torch.Tensor) and a.dtype in _INT_DTYPES:
         return torch.div(a, b, rounding_mode='trunc')
     return torch.div(a, b)
-
-
-def _mod(a, b):
-    if isinstance(b, torch.Tensor):
-        zero = b == 0
-        if zero.any():
-            safe = torch.where(zero, torch.ones_like(b), b)
-            return torch.where(zero, torch.zeros_like(a), torch.remainder(a, safe))
-        return torch.remainder(a, b)
-    if b == 0:
-        return torch.zeros_like(a)
-    return torch.remainder(a, b)
 
 
 def _inplace(self, other, fn):

@@ -37,6 +37,10 @@ def div(a, b):
 
 
 def mod(a, b):
+    """a % b, with MXNet's 0 for a zero divisor (torch gives NaN or raises); ``b`` an array
+    or a number."""
+    if not isinstance(b, torch.Tensor):
+        return torch.zeros_like(a) if b == 0 else torch.remainder(a, b)
     zero = b == 0
     if a.is_floating_point():
         return torch.where(zero, 0, torch.remainder(a, b))
@@ -44,9 +48,13 @@ def mod(a, b):
 
 
 def power(a, b):
-    if a.is_floating_point():
+    """a ** b (``b`` an array or a number); of integers, MXNet's: computed in float32 and
+    cast back (int_cast: 7 ** 10 is 282475264; a negative exponent gives 0, or the type's
+    minimum for 0), in the type of the operands' promotion."""
+    tensor = isinstance(b, torch.Tensor)
+    if a.is_floating_point() or (b.is_floating_point() if tensor else isinstance(b, float)):
         return torch.pow(a, b)
-    return to_int(torch.pow(a.float(), b.float()), a.dtype)
+    return to_int(torch.pow(a.float(), b.float() if tensor else b), torch.result_type(a, b))
 
 
 def hypot(a, b):
@@ -210,23 +218,11 @@ def _rdiv_scalar(t, s):
     return torch.div(_scalar_tensor(t, s), t, rounding_mode='trunc')
 
 
-def _mod_scalar(t, s):
-    if s == 0:
-        return torch.zeros_like(t)
-    return torch.remainder(t, s)
-
-
 def _rmod_scalar(t, s):
     zero = t == 0
     if t.is_floating_point():
         return torch.where(zero, 0, torch.remainder(_scalar_tensor(t, s), t))
     return torch.where(zero, 0, torch.remainder(s, torch.where(zero, 1, t)))
-
-
-def _power_scalar(t, s):
-    if t.is_floating_point():
-        return torch.pow(t, s)
-    return to_int(torch.pow(t.float(), float(s)), t.dtype)
 
 
 def _rpower_scalar(t, s):
@@ -288,9 +284,9 @@ for _name, _kernel, _aliases, _doc in (
         ('_mul_scalar', _mul_scalar, ('_MulScalar',), 'Multiplies an array by a scalar.'),
         ('_div_scalar', _div_scalar, ('_DivScalar',), 'Divides an array by a scalar.'),
         ('_rdiv_scalar', _rdiv_scalar, ('_RDivScalar',), 'Divides a scalar by an array.'),
-        ('_mod_scalar', _mod_scalar, ('_ModScalar',), 'Element-wise array modulo a scalar.'),
+        ('_mod_scalar', mod, ('_ModScalar',), 'Element-wise array modulo a scalar.'),
         ('_rmod_scalar', _rmod_scalar, ('_RModScalar',), 'Element-wise scalar modulo an array.'),
-        ('_power_scalar', _power_scalar, ('_PowerScalar',), 'Raises an array to a scalar power.'),
+        ('_power_scalar', power, ('_PowerScalar',), 'Raises an array to a scalar power.'),
         ('_rpower_scalar', _rpower_scalar, ('_RPowerScalar',), 'Raises a scalar to the powers '
                                                                'in an array.'),
         ('_maximum_scalar', _maximum_scalar, ('_MaximumScalar',), 'Element-wise maximum of an '

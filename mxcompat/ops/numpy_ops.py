@@ -15,7 +15,7 @@ import torch
 
 from ..base import MXNetError, dtype_torch
 from .creation import _device, _fill_value, linspace
-from .elemwise_arith import mod as _mod_arrays
+from .elemwise_arith import mod, power
 from .elemwise_unary import clip_integers
 from .int_cast import int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
@@ -47,27 +47,13 @@ def _subtract(a, b):
 def _power(a, b):
     """NumPy power; a bool exponent of a floating-point base takes the base's type (torch
     cannot differentiate a bool exponent); of two bool arrays, a bool (torch has no bool
-    power: a ** b is a or not b); of integers, MXNet's: computed in float32 and cast back
-    (7 ** 10 is 282475264; a negative exponent gives 0, or the type's minimum for 0)."""
+    power: a ** b is a or not b); otherwise mx.nd's (integers as MXNet computes them)."""
     if isinstance(b, torch.Tensor) and b.dtype is torch.bool:
         if a.is_floating_point():
             b = b.to(a.dtype)
         elif a.dtype is torch.bool:
             return torch.logical_or(a, torch.logical_not(b))
-    if a.is_floating_point() or isinstance(b, float) or \
-            isinstance(b, torch.Tensor) and b.is_floating_point():
-        return torch.pow(a, b)
-    out = torch.result_type(a, b)
-    if isinstance(b, torch.Tensor):
-        b = b.to(torch.float32)
-    return _to_int(torch.pow(a.to(torch.float32), b), out)
-
-
-def _mod(a, b):
-    """NumPy remainder, with MXNet's 0 for a zero divisor (torch gives NaN or raises)."""
-    if not isinstance(b, torch.Tensor):
-        return torch.zeros_like(a) if b == 0 else torch.remainder(a, b)
-    return _mod_arrays(a, b)
+    return power(a, b)
 
 
 def _negative(x):
@@ -79,7 +65,7 @@ def _negative(x):
 
 _BINARY = {
     'add': torch.add, 'subtract': _subtract, 'multiply': torch.mul,
-    'true_divide': torch.true_divide, 'mod': _mod, 'power': _power,
+    'true_divide': torch.true_divide, 'mod': mod, 'power': _power,
     'maximum': torch.maximum, 'minimum': torch.minimum, 'arctan2': torch.atan2,
     'hypot': torch.hypot, 'copysign': torch.copysign, 'lcm': torch.lcm,
     'bitwise_and': torch.bitwise_and, 'bitwise_or': torch.bitwise_or,
@@ -107,9 +93,7 @@ def _scalar_operands(data, scalar, is_int, rule):
     except in true division (``rule`` 'divide'), to a boolean array's type in a comparison
     (``rule`` 'compare'); other arithmetic on a boolean array is on int64 with the scalar
     truncated."""
-    if data.is_floating_point():
-        return data, int(scalar) if is_int else scalar
-    if rule == 'divide':
+    if data.is_floating_point() or rule == 'divide':
         return data, int(scalar) if is_int else scalar
     if data.dtype is torch.bool:
         if rule == 'compare':
