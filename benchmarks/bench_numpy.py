@@ -11,7 +11,9 @@ against the same computation written in torch. Where MXNet's function returns ne
 and torch's a view (``a.reshape(-1)``, ``a.T``, ``np.expand_dims``), the torch side copies
 too (``.clone()``; ``.contiguous()`` for ``a.T``, whose copy MXNet lays out row-major): a
 view is not the same result. Inputs are those of ``bench_ops.py``
-(SIZE x SIZE float32, a 1 x SIZE row for broadcasting).
+(SIZE x SIZE float32, a 1 x SIZE row for broadcasting). The npx training step is timed twice:
+against torch's fused ``cross_entropy`` (what a torch user writes) and against the same graph
+in torch (``log_softmax`` and a gather, as the step's ``log_softmax`` and ``pick``).
 """
 import sys
 
@@ -54,23 +56,33 @@ def _np_mlp_step(mx, x, y, w1, b1, w2, b2):
     return step
 
 
-def _torch_mlp_step(torch, x, y, w1, b1, w2, b2):
-    """The same step in plain torch (eager, summed cross-entropy, in-place SGD)."""
-    F = torch.nn.functional
-    params = [t.requires_grad_() for t in (w1, b1, w2, b2)]
-    label = y.long()
-    lr = 0.01 / x.shape[0]
+def _torch_mlp(fused):
+    """The same step in plain torch (eager, in-place SGD): the loss as torch's fused
+    cross-entropy (what a torch user writes), or (``fused=False``) as the mx.np step writes it,
+    ``log_softmax`` and a gather of the labels' entries (the same graph)."""
+    def build(torch, x, y, w1, b1, w2, b2):
+        F = torch.nn.functional
+        params = [t.requires_grad_() for t in (w1, b1, w2, b2)]
+        label = y.long()
+        picked = label[:, None]
+        lr = 0.01 / x.shape[0]
 
-    def step():
-        h = F.relu(F.linear(x, params[0], params[1]))
-        loss = F.cross_entropy(F.linear(h, params[2], params[3]), label, reduction='sum')
-        for p in params:
-            p.grad = None
-        loss.backward()
-        with torch.no_grad():
+        def loss_of(out):
+            if fused:
+                return F.cross_entropy(out, label, reduction='sum')
+            return -F.log_softmax(out, -1).gather(1, picked).sum()
+
+        def step():
+            h = F.relu(F.linear(x, params[0], params[1]))
+            loss = loss_of(F.linear(h, params[2], params[3]))
             for p in params:
-                p -= lr * p.grad
-    return step
+                p.grad = None
+            loss.backward()
+            with torch.no_grad():
+                for p in params:
+                    p -= lr * p.grad
+        return step
+    return build
 
 
 def _fc(mx, x, w, b):
@@ -151,7 +163,9 @@ WORKLOADS = [
     W('asnumpy', _one, _np(lambda mx, a: lambda: a.asnumpy()),
       lambda torch, a: lambda: a.numpy().copy()),
     # training
-    W('np mlp train step', _mlp, _np(_np_mlp_step), _torch_mlp_step,
+    W('np mlp train step', _mlp, _np(_np_mlp_step), _torch_mlp(fused=True),
+      needs=('npx.fully_connected', 'npx.relu', 'npx.pick', 'npx.log_softmax')),
+    W('np mlp step, same graph', _mlp, _np(_np_mlp_step), _torch_mlp(fused=False),
       needs=('npx.fully_connected', 'npx.relu', 'npx.pick', 'npx.log_softmax')),
 ]
 

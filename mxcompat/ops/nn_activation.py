@@ -181,10 +181,10 @@ def softmax(data, length, axis, temperature, dtype, use_length):
     ``t``. With ``use_length`` the positions at and beyond ``length`` along ``axis`` are
     masked out (their output is 0).
     """
-    if temperature is None and dtype is None and not use_length and data.is_floating_point():
-        try:  # the common call, in one torch call
+    if temperature is None and dtype is None and not use_length:
+        try:  # the common call, in one torch call (which refuses integer data)
             return torch.softmax(data, axis)
-        except IndexError:
+        except (IndexError, RuntimeError):
             pass  # MXNet's error below
     return _softmax_common('softmax', torch.softmax, data, length, axis, temperature, dtype,
                            use_length)
@@ -199,10 +199,10 @@ def _no_length(op, use_length):
 @register('log_softmax', aliases=('_npx_log_softmax',), params=_SOFTMAX_PARAMS)
 def log_softmax(data, axis, temperature, dtype, use_length):
     """Computes the log softmax of the input: ``log(softmax(data / temperature))``."""
-    if temperature is None and dtype is None and not use_length and data.is_floating_point():
-        try:  # the common call, in one torch call
+    if temperature is None and dtype is None and not use_length:
+        try:  # the common call, in one torch call (which refuses integer data)
             return torch.log_softmax(data, axis)
-        except IndexError:
+        except (IndexError, RuntimeError):
             pass  # MXNet's error below
     _no_length('log_softmax', use_length)
     return _softmax_common('log_softmax', torch.log_softmax, data, None, axis, temperature, dtype,
