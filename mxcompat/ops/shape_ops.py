@@ -352,22 +352,23 @@ def _join(opname, rule, join, tensors, *args, axis=None):
     for no inputs, inputs of different types (which torch would promote), and shapes that
     break the ``rule`` (a message, formatted with ``args`` on failure). With ``axis`` =
     (extra, argname), ``args[0]`` is an axis of arrays of the inputs' dimensions plus
-    ``extra``, checked as MXNet does. Torch checks the axis and the shapes: no cost when they
-    fit."""
+    ``extra``, checked as MXNet does. Torch checks the axis and the shapes, and the result's
+    type tells whether the inputs' types differ: no cost when they fit."""
     try:
-        d = tensors[0].dtype
-    except IndexError:
-        raise MXNetError('%s: needs at least one input array' % opname) from None
-    for t in tensors:
-        if t.dtype is not d:
-            _check_same_dtype(opname, tensors)
-    try:
-        return join(tensors, *args)
-    except (RuntimeError, IndexError):
+        out = join(tensors, *args)
+    except (RuntimeError, IndexError, ValueError):
+        if not tensors:
+            raise MXNetError('%s: needs at least one input array' % opname) from None
+        _check_same_dtype(opname, tensors)
         if axis is not None:
             args = (_check_axis(args[0], tensors[0].dim() + axis[0], opname, axis[1]),)
         raise MXNetError('%s: incompatible input shapes %s: %s'
                          % (opname, [tuple(t.shape) for t in tensors], rule % args)) from None
+    d = out.dtype
+    for t in tensors:
+        if t.dtype is not d:  # (torch promoted them)
+            _check_same_dtype(opname, tensors)
+    return out
 
 
 def _concat(opname, tensors, dim, argname='dim'):
@@ -384,9 +385,7 @@ def _concat(opname, tensors, dim, argname='dim'):
     return out
 
 
-def _stack(opname, tensors, axis):
-    return _join(opname, 'arrays stacked along a new axis %d must all have the same shape',
-                 torch.stack, tensors, axis, axis=(1, 'axis'))
+_STACK_RULE = 'arrays stacked along a new axis %d must all have the same shape'
 
 
 @register('Concat', monitor_prefix='arg', named_outputs=True,
@@ -409,7 +408,7 @@ def rnn_param_concat(*data, num_args, dim):
           params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)})
 def stack(*data, axis, num_args):
     """Join a sequence of arrays along a new axis."""
-    return _stack('stack', data, axis)
+    return _join('stack', _STACK_RULE, torch.stack, data, axis, axis=(1, 'axis'))
 
 
 def _split_names(p):
