@@ -191,12 +191,12 @@ def dtype_from_flag(flag):
 
 def dtype_torch(dtype):
     """torch dtype for any dtype spelling (None stays None)."""
+    if type(dtype) is str and dtype in _NAME_TO_TORCH:  # the common spelling, tested first
+        return _NAME_TO_TORCH[dtype]  # (isinstance of torch.dtype costs more than the look-up)
     if dtype is None:
         return None
     if isinstance(dtype, torch.dtype):
         return dtype
-    if type(dtype) is str and dtype in _NAME_TO_TORCH:  # the common spelling, one look-up
-        return _NAME_TO_TORCH[dtype]
     return _FLAG_TO_TORCH[_flag_of(dtype)]
 
 

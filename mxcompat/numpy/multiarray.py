@@ -144,8 +144,11 @@ class ndarray(NDArray):
 
     def item(self, *args):
         """Copy an element of an array to a standard Python scalar and return it."""
-        if not args and self._t.numel() == 1:
-            return self._t.item()  # no host copy of the array first
+        if not args:
+            try:  # no host copy of the array first (torch checks the size: no cost for 1)
+                return self._t.item()
+            except RuntimeError:  # (NumPy's error for another size, below)
+                pass
         return self.asnumpy().item(*args)
 
     def tolist(self):
@@ -284,15 +287,18 @@ class ndarray(NDArray):
         """NumPy indexing: basic (a view where the result is contiguous in memory, a copy
         elsewhere, as MXNet), advanced (integer and boolean arrays)."""
         t = self._t
-        if type(key) is int:
-            n = t.shape[0] if t.dim() else 0
-            if not -n <= key < n:
-                raise IndexError('index %d is out of bounds for axis 0 with size %d' % (key, n))
-            r = t[key]
-        elif type(key) is slice and key.step is None and t.dim() or \
-                type(key) is tuple and _plain_key(key):
-            r = t[key]  # torch's own basic indexing, which checks the integers
-        elif type(key) is ndarray and key._t.dtype in _HOST_INDEX_TYPES and t.is_cpu and \
+        tk = type(key)
+        if tk is slice or tk is int or tk is tuple and _plain_key(key):
+            try:  # torch's own basic indexing, which checks the integers (no cost where they
+                r = t[key]  # fit)
+            except (IndexError, ValueError) as err:  # (ValueError: beyond int64, a step < 1)
+                if tk is int:  # NumPy's message
+                    raise IndexError('index %d is out of bounds for axis 0 with size %d'
+                                     % (key, t.shape[0] if t.dim() else 0)) from None
+                if tk is tuple:
+                    raise
+                r = _index(t, key)  # a slice torch does not take: the general case
+        elif tk is ndarray and key._t.dtype in _HOST_INDEX_TYPES and t.is_cpu and \
                 key._t.is_cpu:
             try:  # one index array on the host: torch checks its bounds
                 r = t[key._t]
@@ -300,17 +306,7 @@ class ndarray(NDArray):
                 _bounded_key(key._t, t.shape, False)  # MXNet's message where it applies
                 raise
         else:
-            key = _convert_key(key, t, True)
-            flips, key = _flip_negative_steps(key, t.dim(), t.shape)
-            src = t.flip(flips) if flips else t
-            if t.is_cpu:  # torch checks index arrays on the CPU: no device wait before
-                try:
-                    r = src[key]
-                except IndexError:
-                    _bounded_key(key, t.shape, False)  # MXNet's message where it applies
-                    raise
-            else:
-                r = src[_bounded_key(key, t.shape, False)]
+            r = _index(t, key)
         out = _new(ndarray)  # (self._like inline: one frame less)
         out._t = r if r.is_contiguous() else r.contiguous()
         out._ctx = self._ctx
@@ -473,6 +469,24 @@ def _define_operators(cls):
 
 
 _define_operators(ndarray)
+
+
+def _index(t, key):
+    """``t[key]`` for any NumPy index ``key`` (``ndarray.__getitem__``'s general case):
+    negative steps and index arrays converted as torch needs, out-of-range indices reported
+    as MXNet does."""
+    key = _convert_key(key, t, True)
+    flips, key = _flip_negative_steps(key, t.dim(), t.shape)
+    src = t.flip(flips) if flips else t
+    if not t.is_cpu:
+        return src[_bounded_key(key, t.shape, False)]
+    try:  # torch checks index arrays on the CPU: no device wait before
+        return src[key]
+    except IndexError:
+        _bounded_key(key, t.shape, False)  # MXNet's message where it applies
+        raise
+
+
 def _plain_key(key):
     """Whether a tuple key holds only Python ints, slices without a step, None and Ellipsis
     (which torch indexes as NumPy does)."""

@@ -19,7 +19,7 @@ from .elemwise_arith import mod, power
 from .elemwise_unary import clip_integers
 from .int_cast import int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
-from .shape_ops import _concat, _fresh, _join as _join_checked, _shared, _split_parts, _stack
+from .shape_ops import _concat, _fresh, _join as _join_checked, _shared, _split_parts, stack
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
 _AXIS = (Opt(Shape), None)
@@ -586,11 +586,9 @@ def np_concatenate(*data, num_args, axis):
     return _concat('concatenate', data, axis, 'axis')
 
 
-@register('_npi_stack', inputs=('*data',), key_var_num_args='num_args',
-          params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)}, monitor_prefix='arg')
-def np_stack(*data, axis, num_args):
-    """Join a sequence of arrays along a new axis."""
-    return _stack('stack', data, axis)
+# (the legacy operator's function: the same checks and messages)
+register('_npi_stack', inputs=('*data',), key_var_num_args='num_args',
+         params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)}, monitor_prefix='arg')(stack)
 
 
 @register('_npi_flip', params={'axis': (Opt(Shape), REQUIRED)})

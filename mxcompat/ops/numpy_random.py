@@ -162,13 +162,17 @@ def _not_positive(v):
 
 def _check_each(*rules):
     """A check of the parameters: ``rules`` holds (predicate of a bad value, message for a
-    scalar, message for an array) per parameter, None for an unchecked one."""
+    scalar, message for an array) per parameter, None for an unchecked one (None: none
+    checked)."""
     checked = [(i, rule) for i, rule in enumerate(rules) if rule is not None]
+    if not checked:
+        return None
 
     def check(values):
         for i, (bad, scalar_msg, array_msg) in checked:
             value = values[i]
-            if isinstance(value, torch.Tensor):
+            # (a float first: isinstance of torch.Tensor costs more than the test itself)
+            if type(value) is not float and isinstance(value, torch.Tensor):
                 if _violates(value, bad):
                     raise ValueError(array_msg)
             elif bad(value):
@@ -213,20 +217,22 @@ def _sampler(opname, pnames, draw, check, grad, batch, doc):
         (lambda kwargs: (kwargs[pnames[0]],))
 
     def sample(*arrays, size, ctx, dtype='float32', **kwargs):
-        values = scalars(kwargs) if not arrays else None
-        if values is None or None in values:  # array parameters, or a missing one
-            values = _params(opname, pnames, arrays, kwargs)
-        check(values)
         out_dtype = dtype_torch(dtype)
         cdtype = torch.float64 if out_dtype is torch.float64 else torch.float32
-        if arrays:
-            shape = _out_shape(opname, arrays, size, batch)
-            res = draw(*[_float(v, cdtype, grad) for v in values], shape, cdtype,
-                       arrays[0].device)
-        else:  # scalar parameters: the shape is size, the values Python numbers
-            res = draw(*values, () if size is None else tuple(size), cdtype, _device(ctx))
+        if not arrays:
+            values = scalars(kwargs)
+            if None not in values:  # scalar parameters: the shape is size, the values numbers
+                if check is not None:
+                    check(values)
+                res = draw(*values, () if size is None else tuple(size), cdtype, _device(ctx))
+                return res if res.dtype is out_dtype else res.to(out_dtype)
+        values = _params(opname, pnames, arrays, kwargs)  # (MXNetError for a missing one)
+        if check is not None:
+            check(values)
+        shape = _out_shape(opname, arrays, size, batch)
+        res = draw(*[_float(v, cdtype, grad) for v in values], shape, cdtype, arrays[0].device)
         res = res if res.dtype is out_dtype else res.to(out_dtype)
-        return res if grad or not arrays else zero_grad_link(res, *arrays)
+        return res if grad else zero_grad_link(res, *arrays)
     sample.__doc__ = doc
     sample.__name__ = opname
     return sample

@@ -347,32 +347,34 @@ def _check_same_dtype(opname, tensors):
                                                            dtype_name(t.dtype), i))
 
 
-def _join(opname, rule, join, tensors, *args, axis=None):
-    """``join(tensors, *args)`` (torch.cat, stack, hstack, ...): MXNetError naming the operator
-    for no inputs, inputs of different types (which torch would promote), and shapes that
-    break the ``rule`` (a message, formatted with ``args`` on failure). With ``axis`` =
-    (extra, argname), ``args[0]`` is an axis of arrays of the inputs' dimensions plus
-    ``extra``, checked as MXNet does. Torch checks the axis and the shapes: no cost when they
-    fit."""
+def _join(opname, rule, join, tensors, axis=None, extra=0, argname='axis'):
+    """``join(tensors, axis)`` (torch.cat, stack; ``axis`` an axis of arrays of the inputs'
+    dimensions plus ``extra``, checked as MXNet does), or ``join(tensors)`` for no axis
+    (hstack, ...): MXNetError naming the operator for no inputs, inputs of different types
+    (which torch would promote), and shapes that break the ``rule`` (a message, formatted with
+    the axis on failure). Torch checks the axis and the shapes: no cost when they fit; the
+    types are compared once the join is made."""
     try:
-        d = tensors[0].dtype
-    except IndexError:
-        raise MXNetError('%s: needs at least one input array' % opname) from None
-    for t in tensors:
-        if t.dtype is not d:
-            _check_same_dtype(opname, tensors)
-    try:
-        return join(tensors, *args)
-    except (RuntimeError, IndexError):
+        out = join(tensors) if axis is None else join(tensors, axis)
+    except (RuntimeError, IndexError, ValueError):
+        if not tensors:
+            raise MXNetError('%s: needs at least one input array' % opname) from None
+        _check_same_dtype(opname, tensors)
         if axis is not None:
-            args = (_check_axis(args[0], tensors[0].dim() + axis[0], opname, axis[1]),)
+            axis = _check_axis(axis, tensors[0].dim() + extra, opname, argname)
         raise MXNetError('%s: incompatible input shapes %s: %s'
-                         % (opname, [tuple(t.shape) for t in tensors], rule % args)) from None
+                         % (opname, [tuple(t.shape) for t in tensors],
+                            rule if axis is None else rule % axis)) from None
+    d = tensors[0].dtype
+    for t in tensors[1:]:  # (a tensor's dtype costs more than the loop: each read once)
+        if t.dtype is not d:  # (torch promoted them)
+            _check_same_dtype(opname, tensors)
+    return out
 
 
 def _concat(opname, tensors, dim, argname='dim'):
     out = _join(opname, 'all dimensions except the joined axis %d must match', torch.cat,
-                tensors, dim, axis=(0, argname))
+                tensors, dim, 0, argname)
     if out.is_meta:
         axis = dim if dim >= 0 else dim + out.dim()
         if any(t.shape[axis] == 0 for t in tensors):
@@ -384,9 +386,7 @@ def _concat(opname, tensors, dim, argname='dim'):
     return out
 
 
-def _stack(opname, tensors, axis):
-    return _join(opname, 'arrays stacked along a new axis %d must all have the same shape',
-                 torch.stack, tensors, axis, axis=(1, 'axis'))
+_STACK_RULE = 'arrays stacked along a new axis %d must all have the same shape'
 
 
 @register('Concat', monitor_prefix='arg', named_outputs=True,
@@ -409,7 +409,7 @@ def rnn_param_concat(*data, num_args, dim):
           params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)})
 def stack(*data, axis, num_args):
     """Join a sequence of arrays along a new axis."""
-    return _stack('stack', data, axis)
+    return _join('stack', _STACK_RULE, torch.stack, data, axis, 1)
 
 
 def _split_names(p):
