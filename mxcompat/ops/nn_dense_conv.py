@@ -128,7 +128,8 @@ def _conv(op, data, weight, bias, kernel, stride, dilate, pad, num_filter, num_g
     if last is not None:
         data = data.permute(_TO_FIRST[last])
         weight = weight.permute(_TO_FIRST[last])
-    channels = data.shape[1]
+    shape = data.shape
+    channels = shape[1]
     if channels % num_group or num_filter % num_group:
         raise MXNetError('%s: input channels (%d) and num_filter (%d) must be divisible by '
                          'num_group (%d)' % (op, channels, num_filter, num_group))
@@ -147,12 +148,13 @@ def _conv(op, data, weight, bias, kernel, stride, dilate, pad, num_filter, num_g
         raise MXNetError('%s: input bias is missing; pass bias or set no_bias=True' % op)
     elif bias.shape != (num_filter,):
         raise _shape_error(op, 'bias', bias.shape, (num_filter,))
-    for i in range(nd):
-        if (kernel[i] - 1) * dilate[i] + 1 > data.shape[2 + i] + 2 * pad[i]:
+    sizes = shape[2:]
+    for n, k, d, p in zip(sizes, kernel, dilate, pad):
+        if (k - 1) * d + 1 > n + 2 * p:
             raise MXNetError('%s: kernel size %s (dilated by %s) exceeds the padded input %s'
-                             % (op, kernel, dilate, tuple(data.shape[2:])))
-    if num_group == 1 and not data.is_cuda and data.is_floating_point() and \
-            _one_window(data.shape[2:], kernel, stride, dilate, pad):
+                             % (op, kernel, dilate, tuple(sizes)))
+    if num_group == 1 and not data.is_cuda and _one_window(sizes, kernel, stride, dilate, pad) \
+            and data.is_floating_point():
         out = _window_product(data, weight, bias, pad)
     else:
         out = _CONV[nd](data, weight, bias, stride, pad, dilate, num_group)
@@ -164,8 +166,10 @@ def _conv(op, data, weight, bias, kernel, stride, dilate, pad, num_filter, num_g
 def _one_window(sizes, kernel, stride, dilate, pad):
     """Whether an undilated kernel fits the padded input at exactly one position per axis,
     with part of it on the input (not only on padding)."""
-    return all(d == 1 and p < k and n + 2 * p - k < s
-               for n, k, s, d, p in zip(sizes, kernel, stride, dilate, pad))
+    for n, k, s, d, p in zip(sizes, kernel, stride, dilate, pad):
+        if n + 2 * p - k >= s or d != 1 or p >= k:  # (the usual convolution fails the first)
+            return False
+    return True
 
 
 def _window_product(data, weight, bias, pad):
