@@ -10,6 +10,7 @@ from . import autograd
 from .base import MXNetError, dtype_torch, gc_paused
 from .context import Context, as_context, swap_context
 from .ndarray.ndarray import NDArray, _on_ctx, wrap
+from .ops.indexing import is_zero_grad
 from .ndarray.sparse import _var_storage_types, _wrap as _sparse_wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
 from .symbol.inference import consumer_sized_params, infer_bound_shapes, infer_type
@@ -103,6 +104,9 @@ class Executor:
             else:
                 self._feed.append((self.aux_arrays[aux_index[name]], -1))
         self._needs_grad = any(r != 'null' for r in self._grad_req)
+        # integer arguments (indices, lengths) take no gradient: as MXNet's operators do for
+        # them, backward sets their gradient arrays to zero, under 'write' and 'add' alike
+        self._int_grads = [i for a, i in self._feed if i >= 0 and not a._t.is_floating_point()]
         self._outputs = None
         self._recorded = None
         self._heads = None
@@ -227,7 +231,6 @@ class Executor:
             ins, leaves, grad_index = [], [], []
             for a, g in self._feed:
                 t = a._t
-                # integer arguments (indices, lengths) get no gradient: their buffers stay zero
                 if g >= 0 and t.is_floating_point():
                     t = t.detach().requires_grad_(True)
                     leaves.append(t)
@@ -277,6 +280,8 @@ class Executor:
             # MXNet runs backward after an inference forward, or none at all (its backward
             # pass reads the arrays as they are): record an inference-mode forward now
             self._run(False, True)
+        for i in self._int_grads:
+            self.grad_arrays[i]._t.detach().zero_()
         outs, leaves, grad_index, stored = self._recorded
         if not leaves:
             return
@@ -297,6 +302,15 @@ class Executor:
             heads = [g._t if isinstance(g, NDArray) else torch.as_tensor(g) for g in out_grads]
             # head gradients are copied to the executor's device, as MXNet copies them
             heads = [h if h.device == o.device else h.to(o.device) for h, o in zip(heads, outs)]
+            for k, (h, o) in enumerate(zip(heads, outs)):
+                if h.shape != o.shape:
+                    # MXNet copies a head gradient only where the backward pass reads it
+                    if not is_zero_grad(o):
+                        raise MXNetError('backward: out_grads[%d] has shape %s but output %s '
+                                         'has shape %s; pass a gradient of the output\'s shape'
+                                         % (k, tuple(h.shape), self._output_names[k],
+                                            tuple(o.shape)))
+                    heads[k] = torch.zeros_like(o)
         # an output listed twice (an RNN's last output and its state) takes the gradient given
         # last for it, as in MXNet, not the sum
         # outputs of non-differentiable operators (comparisons, logical ops, ...) pass no
