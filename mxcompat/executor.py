@@ -104,9 +104,11 @@ class Executor:
             else:
                 self._feed.append((self.aux_arrays[aux_index[name]], -1))
         self._needs_grad = any(r != 'null' for r in self._grad_req)
-        # integer arguments (indices, lengths) take no gradient: as MXNet's operators do for
-        # them, backward sets their gradient arrays to zero, under 'write' and 'add' alike
-        self._int_grads = [i for a, i in self._feed if i >= 0 and not a._t.is_floating_point()]
+        # integer arguments with a gradient: gradient arrays that no operator reaches (the
+        # indices of take, the length of softmax) are set to zero under 'write' and 'add' alike,
+        # as MXNet's operators set them
+        self._int_grads = frozenset(i for a, i in self._feed
+                                    if i >= 0 and not a._t.is_floating_point())
         self._outputs = None
         self._recorded = None
         self._heads = None
@@ -235,6 +237,12 @@ class Executor:
                     t = t.detach().requires_grad_(True)
                     leaves.append(t)
                     grad_index.append(g)
+                elif g >= 0:
+                    # an integer argument's gradient is that of its float64 shadow (see
+                    # autograd._IntegerVariable)
+                    t, shadow = autograd.integer_variable(t)
+                    leaves.append(shadow)
+                    grad_index.append(g)
                 elif t.requires_grad:
                     t = t.detach()
                 ins.append(t)
@@ -244,6 +252,8 @@ class Executor:
         prev_train = autograd.set_training(is_train)
         prev_grad = torch.is_grad_enabled()
         _set_grad_enabled(need_grad)
+        # (recording: integer results of Cast pass gradients, autograd._IntegerVariable)
+        prev_rec = autograd.swap_recording(True) if need_grad else None
         # operators that make arrays (zeros, random, ...) make them on the executor's context
         prev_ctx = swap_context(self._ctx)
         try:
@@ -253,6 +263,8 @@ class Executor:
                 outs = self._run_monitored(graph, ins, need_grad)
         finally:
             swap_context(prev_ctx)
+            if need_grad:
+                autograd.swap_recording(prev_rec)
             _set_grad_enabled(prev_grad)
             autograd.set_training(prev_train)
         self._store_outputs(outs)
@@ -280,8 +292,6 @@ class Executor:
             # MXNet runs backward after an inference forward, or none at all (its backward
             # pass reads the arrays as they are): record an inference-mode forward now
             self._run(False, True)
-        for i in self._int_grads:
-            self.grad_arrays[i]._t.detach().zero_()
         outs, leaves, grad_index, stored = self._recorded
         if not leaves:
             return
@@ -315,14 +325,26 @@ class Executor:
         # last for it, as in MXNet, not the sum
         # outputs of non-differentiable operators (comparisons, logical ops, ...) pass no
         # gradient: with none left, every 'write' gradient is zero, as in MXNet
+        # an integer output with a shadow (autograd._IntegerVariable) passes its gradient to it
         if len(outs) == 1:
-            if not outs[0].requires_grad:
-                self._write_grads(grad_index, [None] * len(grad_index))
-                return
-            roots, heads = outs, heads[:1]
+            root = outs[0]
+            if root.requires_grad:
+                heads = heads[:1]
+            else:
+                root = getattr(root, '_mx_shadow', None)
+                if root is None:
+                    self._write_grads(grad_index, [None] * len(grad_index))
+                    return
+                heads = [heads[0].to(root.dtype)]
+            roots = [root]
         else:
-            pairs = list({id(o): (o, h) for o, h in zip(outs, heads)
-                          if o.requires_grad}.values())
+            pairs = {}
+            for o, h in zip(outs, heads):
+                if o.requires_grad:
+                    pairs[id(o)] = (o, h)
+                elif getattr(o, '_mx_shadow', None) is not None:
+                    pairs[id(o)] = (o._mx_shadow, h.to(o._mx_shadow.dtype))
+            pairs = list(pairs.values())
             if not pairs:
                 self._write_grads(grad_index, [None] * len(grad_index))
                 return
@@ -347,7 +369,7 @@ class Executor:
             dst = arrays[i]._t
             if dst.requires_grad:
                 dst = dst.detach()
-            if reqs[i] == 'write':
+            if reqs[i] == 'write' or g is None and i in self._int_grads:
                 if g is None:
                     dst.zero_()
                 else:
@@ -355,7 +377,8 @@ class Executor:
                     write_src.append(g)
             elif g is not None:
                 add_dst.append(dst)
-                add_src.append(g)
+                # (an integer argument's float64 gradient is truncated, then added)
+                add_src.append(g if g.dtype is dst.dtype else g.to(dst.dtype))
         if write_dst:
             torch._foreach_copy_(write_dst, write_src)
         if add_dst:

@@ -19,6 +19,7 @@ from ..context import Context, current_context, context_of_device, as_context, m
 from ..ops.shape_rules import infer_reshape
 from ..ops.int_cast import int_scalar
 from ..ops.elemwise_arith import mod as _mod, power as _power
+from ..ops.elemwise_unary import cast as _cast
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
            'from_torch', 'from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'waitall',
@@ -213,7 +214,7 @@ class NDArray:
         td = dtype_torch(dtype)
         if not copy and td is self._t.dtype:
             return self
-        return self._like(self._t.to(td, copy=True))
+        return self._like(_cast(self._t, dtype=td))
 
     def copy(self):
         """Makes a copy of this ``NDArray``, keeping the same context."""

@@ -33,3 +33,12 @@ def to_int(x, dtype):
     t = torch.trunc(x.to(torch.float64))
     t = torch.where((t >= info.min) & (t <= info.max), t, info.min)  # (NaN fails both)
     return t.to(wide).to(dtype)
+
+
+def cast_recorded(t, dtype):
+    """``t.to(dtype)``; where an integer ``dtype`` is asked of a recorded result, MXNet's
+    gradient passes through the cast (``autograd.cast``)."""
+    if t.requires_grad and not dtype.is_floating_point:
+        from ..autograd import cast  # (autograd imports the operator table)
+        return cast(t, dtype)
+    return t.to(dtype)

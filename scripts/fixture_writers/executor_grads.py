@@ -1,7 +1,8 @@
-"""Gradients a bound executor writes where torch.autograd has none to give, from real MXNet:
-integer arguments (softmax's length, take's indices) get zeros under 'write' and 'add'; a
-head gradient of the wrong shape is an error, except for an output whose gradient the backward
-pass does not read (MultiProposal's rois). The same ``run(mx)`` executes under mxcompat in
+"""Gradients where torch.autograd has none to give, from real MXNet: Cast passes gradients to
+and from integer arrays (bound executors and autograd); integer arguments no operator
+differentiates (softmax's length, take's indices) get zeros under 'write' and 'add'; a head
+gradient of the wrong shape is an error, except for an output whose gradient the backward pass
+does not read (MultiProposal's rois). The same ``run(mx)`` executes under mxcompat in
 tests/test_executor_grads.py."""
 import os
 
@@ -72,9 +73,63 @@ def _head_shape(mx, out):
         out['head-shape/error'] = np.array('MXNetError')
 
 
+def _cast(mx, out):
+    """Cast between integer and floating-point types passes the gradient, cast to the input's
+    type (truncated toward zero for an integer input)."""
+    values = _rng(4).uniform(-10, 10, (2, 3))
+    head = np.array([[1.5, -1.7, 2.2], [0.4, -0.6, 9.9]])
+    for src in ('int32', 'float32', 'float16'):
+        for dst in ('float32', 'int32', 'float16', 'int64'):
+            exe = mx.sym.Cast(mx.sym.Variable('x', dtype=src), dtype=dst).simple_bind(
+                mx.cpu(), x=(2, 3))
+            exe.arg_arrays[0][:] = values
+            exe.forward(is_train=True)
+            exe.backward(mx.nd.array(head, dtype=dst))
+            out['cast-%s-%s/out' % (src, dst)] = exe.outputs[0].asnumpy()
+            out['cast-%s-%s/grad' % (src, dst)] = exe.grad_arrays[0].asnumpy()
+    # 'add' truncates each gradient, then adds
+    exe = mx.sym.Cast(mx.sym.Variable('x', dtype='int32'), dtype='float32').simple_bind(
+        mx.cpu(), x=(2, 3), grad_req='add')
+    exe.arg_arrays[0][:] = values
+    for _ in range(2):
+        exe.forward(is_train=True)
+        exe.backward(mx.nd.array(head))
+    out['cast-add/grad'] = exe.grad_arrays[0].asnumpy()
+    # through an integer product: float32 -> int32, * 3, -> float32
+    x = mx.sym.Variable('x')
+    sym = mx.sym.Cast(mx.sym.Cast(x, dtype='int32') * 3, dtype='float32')
+    exe = sym.simple_bind(mx.cpu(), x=(2, 3))
+    exe.arg_arrays[0][:] = values
+    exe.forward(is_train=True)
+    exe.backward(mx.nd.array(head))
+    out['cast-chain/out'] = exe.outputs[0].asnumpy()
+    out['cast-chain/grad'] = exe.grad_arrays[0].asnumpy()
+    # recorded (autograd): astype and cast to int32 and back, of mx.nd and mx.np arrays
+    x = mx.nd.array(values)
+    x.attach_grad()
+    with mx.autograd.record():
+        y = x.astype('int32')
+        z = (mx.nd.cast(y * 3, dtype='float32') + y.astype('float16').astype('float32'))
+    z.backward(mx.nd.array(head))
+    out['nd-astype/out'] = z.asnumpy()
+    out['nd-astype/grad'] = x.grad.asnumpy()
+    with mx.autograd.record():
+        y = mx.nd.cast(x, dtype='int32')
+    y.backward(mx.nd.array(head, dtype='int32'))
+    out['nd-cast-int-head/grad'] = x.grad.asnumpy()
+    x = mx.np.array(values)
+    x.attach_grad()
+    with mx.autograd.record():
+        z = (x.astype('int32') * 2 + 1).astype('float32')
+    z.backward(mx.np.array(head, dtype='float32'))
+    out['np-astype/out'] = z.asnumpy()
+    out['np-astype/grad'] = x.grad.asnumpy()
+
+
 def run(mx):
     """{case id: numpy array}."""
     out = {}
+    _cast(mx, out)
     for req in ('write', 'add'):
         _softmax_length(mx, out, req)
     _take_indices(mx, out)
