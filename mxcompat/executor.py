@@ -314,8 +314,10 @@ class Executor:
             heads = [h if h.device == o.device else h.to(o.device) for h, o in zip(heads, outs)]
             for k, (h, o) in enumerate(zip(heads, outs)):
                 if h.shape != o.shape:
-                    # MXNet copies a head gradient only where the backward pass reads it
-                    if not is_zero_grad(o):
+                    # MXNet copies a head gradient only where the backward pass reads it (not
+                    # for argmax, shape_array, MultiProposal, ...)
+                    if o.requires_grad and not is_zero_grad(o) or \
+                            getattr(o, '_mx_shadow', None) is not None:
                         raise MXNetError('backward: out_grads[%d] has shape %s but output %s '
                                          'has shape %s; pass a gradient of the output\'s shape'
                                          % (k, tuple(h.shape), self._output_names[k],

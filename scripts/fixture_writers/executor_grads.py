@@ -63,7 +63,7 @@ def _multi_proposal(mx, out):
 
 
 def _head_shape(mx, out):
-    """A head gradient of another shape for an operator that reads it: an error."""
+    """A head gradient of another shape: an error for an operator that reads it."""
     exe = mx.sym.sigmoid(mx.sym.Variable('x')).simple_bind(mx.cpu(), x=(2, 3))
     exe.forward(is_train=True)
     try:
@@ -71,6 +71,15 @@ def _head_shape(mx, out):
         out['head-shape/error'] = np.array('')
     except mx.base.MXNetError:
         out['head-shape/error'] = np.array('MXNetError')
+    # an operator without gradient (argmax, shape_array) does not read it: any shape goes
+    x = mx.sym.Variable('x')
+    for name, sym in (('argmax', mx.sym.argmax(x, axis=1, keepdims=True)),
+                      ('shape_array', mx.sym.shape_array(x))):
+        exe = sym.bind(mx.cpu(), args={'x': mx.nd.ones((2, 3))},
+                       args_grad={'x': mx.nd.ones((2, 3))})
+        exe.forward(is_train=True)
+        exe.backward(mx.nd.ones((7, 5)))
+        out['head-shape/%s' % name] = exe.grad_dict['x'].asnumpy()
 
 
 def _cast(mx, out):
