@@ -395,8 +395,7 @@ def ones_like(data):
           dtype_output=True)
 def cast(data, *, dtype):
     """Casts all elements of the input to a new type."""
-    dt = dtype_torch(dtype)
-    return data.clone() if data.dtype is dt else cast_recorded(data, dt)
+    return cast_recorded(data, dtype_torch(dtype), copy=True)
 
 
 @register('amp_cast', monitor_prefix='input',

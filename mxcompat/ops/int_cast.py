@@ -35,10 +35,10 @@ def to_int(x, dtype):
     return t.to(wide).to(dtype)
 
 
-def cast_recorded(t, dtype):
-    """``t.to(dtype)``; where an integer ``dtype`` is asked of a recorded result, MXNet's
-    gradient passes through the cast (``autograd.cast``)."""
-    if t.requires_grad and not dtype.is_floating_point:
+def cast_recorded(t, dtype, copy=False):
+    """``t.to(dtype, copy=copy)``; where an integer ``dtype`` is asked of a recorded result,
+    MXNet's gradient passes through the cast (``autograd.cast``)."""
+    if not dtype.is_floating_point and t.requires_grad:
         from ..autograd import cast  # (autograd imports the operator table)
         return cast(t, dtype)
-    return t.to(dtype)
+    return t.to(dtype, copy=copy)
