@@ -72,6 +72,15 @@ def set_recording(is_recording):
     return prev
 
 
+def swap_recording(is_recording):
+    """Sets the recording flag alone (torch's grad mode stays as it is); returns the previous
+    one. A bound executor records its training forward so: integer variables
+    (``_IntegerVariable``) pass gradients only while recording."""
+    prev = _state.recording
+    _state.recording = is_recording
+    return prev
+
+
 def set_training(train_mode):
     """Set status to training/predicting. This affects ctx.is_train in operator
     running context. For example, Dropout will drop inputs randomly when
@@ -363,6 +372,13 @@ def cast(t, dtype):
     return out
 
 
+def integer_variable(t):
+    """``(variable, shadow)``: the integer tensor ``t`` as a variable of a bound executor and
+    its shadow, a float64 leaf whose gradient is the variable's (see ``_IntegerVariable``)."""
+    shadow = t.detach().to(torch.float64).requires_grad_()
+    return _pair(t.detach(), shadow), shadow
+
+
 def _with_float(out, args):
     """Whether a floating-point result comes from a floating-point operand too."""
     if not isinstance(out, torch.Tensor) or not out.is_floating_point():
@@ -371,17 +387,47 @@ def _with_float(out, args):
                for a in _tree_leaves(args))
 
 
+class _ShadowGrad(torch.autograd.Function):
+    """``out``, a floating-point result of integer variables, whose gradient goes to
+    ``shadow``, the result of the same call on their shadows (whose values can differ: a
+    shadow holds the values before an integer cast truncated them)."""
+
+    @staticmethod
+    def forward(ctx, out, shadow):
+        ctx.dtype = shadow.dtype
+        return out.view_as(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return None, grad.to(ctx.dtype)
+
+
+class _IntegerGrad(torch.autograd.Function):
+    """``shadow``, the shadow of an integer result of type ``dtype``, whose gradient is that of
+    the integer result: as in MXNet, of its type (truncated toward zero)."""
+
+    @staticmethod
+    def forward(ctx, shadow, dtype):
+        ctx.dtype = dtype
+        return shadow.view_as(shadow)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.to(ctx.dtype).to(grad.dtype), None
+
+
 def _pair(out, shadow):
     """The result ``out`` of a call, given the result ``shadow`` of the same call on the
-    shadows: the shadow cast where ``out`` is floating-point, ``out`` carrying the shadow where
-    it is an integer tensor, ``out`` alone where the shadow has no history."""
+    shadows: ``out`` passing its gradient to the shadow where it is floating-point, ``out``
+    carrying the shadow where it is an integer tensor, ``out`` alone where the shadow has no
+    history."""
     if not isinstance(out, torch.Tensor) or not isinstance(shadow, torch.Tensor) or \
             not shadow.requires_grad or out.shape != shadow.shape:
         return out
     if out.is_floating_point():
-        return shadow.to(out.dtype)
+        return _ShadowGrad.apply(out, shadow)
     v = out.as_subclass(_IntegerVariable)
-    v._mx_shadow = shadow
+    v._mx_shadow = shadow if out.dtype is torch.bool else _IntegerGrad.apply(shadow, out.dtype)
     return v
 
 

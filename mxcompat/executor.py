@@ -10,6 +10,7 @@ from . import autograd
 from .base import MXNetError, dtype_torch, gc_paused
 from .context import Context, as_context, swap_context
 from .ndarray.ndarray import NDArray, _on_ctx, wrap
+from .ops.indexing import is_zero_grad
 from .ndarray.sparse import _var_storage_types, _wrap as _sparse_wrap
 from .symbol.passes import cse_enabled, eliminate_common_expr, executor_debug_str
 from .symbol.inference import consumer_sized_params, infer_bound_shapes, infer_type
@@ -103,6 +104,11 @@ class Executor:
             else:
                 self._feed.append((self.aux_arrays[aux_index[name]], -1))
         self._needs_grad = any(r != 'null' for r in self._grad_req)
+        # integer arguments with a gradient: gradient arrays that no operator reaches (the
+        # indices of take, the length of softmax) are set to zero under 'write' and 'add' alike,
+        # as MXNet's operators set them
+        self._int_grads = frozenset(i for a, i in self._feed
+                                    if i >= 0 and not a._t.is_floating_point())
         self._outputs = None
         self._recorded = None
         self._heads = None
@@ -227,10 +233,15 @@ class Executor:
             ins, leaves, grad_index = [], [], []
             for a, g in self._feed:
                 t = a._t
-                # integer arguments (indices, lengths) get no gradient: their buffers stay zero
                 if g >= 0 and t.is_floating_point():
                     t = t.detach().requires_grad_(True)
                     leaves.append(t)
+                    grad_index.append(g)
+                elif g >= 0:
+                    # an integer argument's gradient is that of its float64 shadow (see
+                    # autograd._IntegerVariable)
+                    t, shadow = autograd.integer_variable(t)
+                    leaves.append(shadow)
                     grad_index.append(g)
                 elif t.requires_grad:
                     t = t.detach()
@@ -241,6 +252,8 @@ class Executor:
         prev_train = autograd.set_training(is_train)
         prev_grad = torch.is_grad_enabled()
         _set_grad_enabled(need_grad)
+        # (recording: integer results of Cast pass gradients, autograd._IntegerVariable)
+        prev_rec = autograd.swap_recording(True) if need_grad else None
         # operators that make arrays (zeros, random, ...) make them on the executor's context
         prev_ctx = swap_context(self._ctx)
         try:
@@ -250,6 +263,8 @@ class Executor:
                 outs = self._run_monitored(graph, ins, need_grad)
         finally:
             swap_context(prev_ctx)
+            if need_grad:
+                autograd.swap_recording(prev_rec)
             _set_grad_enabled(prev_grad)
             autograd.set_training(prev_train)
         self._store_outputs(outs)
@@ -297,18 +312,41 @@ class Executor:
             heads = [g._t if isinstance(g, NDArray) else torch.as_tensor(g) for g in out_grads]
             # head gradients are copied to the executor's device, as MXNet copies them
             heads = [h if h.device == o.device else h.to(o.device) for h, o in zip(heads, outs)]
+            for k, (h, o) in enumerate(zip(heads, outs)):
+                if h.shape != o.shape:
+                    # MXNet copies a head gradient only where the backward pass reads it (not
+                    # for argmax, shape_array, MultiProposal, ...)
+                    if o.requires_grad and not is_zero_grad(o) or \
+                            getattr(o, '_mx_shadow', None) is not None:
+                        raise MXNetError('backward: out_grads[%d] has shape %s but output %s '
+                                         'has shape %s; pass a gradient of the output\'s shape'
+                                         % (k, tuple(h.shape), self._output_names[k],
+                                            tuple(o.shape)))
+                    heads[k] = torch.zeros_like(o)
         # an output listed twice (an RNN's last output and its state) takes the gradient given
         # last for it, as in MXNet, not the sum
         # outputs of non-differentiable operators (comparisons, logical ops, ...) pass no
         # gradient: with none left, every 'write' gradient is zero, as in MXNet
+        # an integer output with a shadow (autograd._IntegerVariable) passes its gradient to it
         if len(outs) == 1:
-            if not outs[0].requires_grad:
-                self._write_grads(grad_index, [None] * len(grad_index))
-                return
-            roots, heads = outs, heads[:1]
+            root = outs[0]
+            if root.requires_grad:
+                heads = heads[:1]
+            else:
+                root = getattr(root, '_mx_shadow', None)
+                if root is None:
+                    self._write_grads(grad_index, [None] * len(grad_index))
+                    return
+                heads = [heads[0].to(root.dtype)]
+            roots = [root]
         else:
-            pairs = list({id(o): (o, h) for o, h in zip(outs, heads)
-                          if o.requires_grad}.values())
+            pairs = {}
+            for o, h in zip(outs, heads):
+                if o.requires_grad:
+                    pairs[id(o)] = (o, h)
+                elif getattr(o, '_mx_shadow', None) is not None:
+                    pairs[id(o)] = (o._mx_shadow, h.to(o._mx_shadow.dtype))
+            pairs = list(pairs.values())
             if not pairs:
                 self._write_grads(grad_index, [None] * len(grad_index))
                 return
@@ -333,7 +371,7 @@ class Executor:
             dst = arrays[i]._t
             if dst.requires_grad:
                 dst = dst.detach()
-            if reqs[i] == 'write':
+            if reqs[i] == 'write' or g is None and i in self._int_grads:
                 if g is None:
                     dst.zero_()
                 else:
@@ -341,7 +379,8 @@ class Executor:
                     write_src.append(g)
             elif g is not None:
                 add_dst.append(dst)
-                add_src.append(g)
+                # (an integer argument's float64 gradient is truncated, then added)
+                add_src.append(g if g.dtype is dst.dtype else g.to(dst.dtype))
         if write_dst:
             torch._foreach_copy_(write_dst, write_src)
         if add_dst:

@@ -17,7 +17,7 @@ from ..base import (MXNetError, numeric_types, integer_types, dtype_torch, dtype
                     torch_to_np_type, BFLOAT16_NP)
 from ..context import Context, current_context, context_of_device, as_context, mixed_context_error
 from ..ops.shape_rules import infer_reshape
-from ..ops.int_cast import int_scalar
+from ..ops.int_cast import cast_recorded, int_scalar
 from ..ops.elemwise_arith import mod as _mod, power as _power
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
@@ -213,7 +213,7 @@ class NDArray:
         td = dtype_torch(dtype)
         if not copy and td is self._t.dtype:
             return self
-        return self._like(self._t.to(td, copy=True))
+        return self._like(cast_recorded(self._t, td, copy=True))
 
     def copy(self):
         """Makes a copy of this ``NDArray``, keeping the same context."""

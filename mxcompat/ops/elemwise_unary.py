@@ -11,7 +11,7 @@ import math
 import torch
 
 from ..base import MXNetError, dtype_torch, torch_to_np_type
-from .int_cast import int_scalar, to_int
+from .int_cast import cast_recorded, int_scalar, to_int
 from .registry import register, REQUIRED, Int, Float, Bool, DType, Enum
 
 _AMP_FLOATS = frozenset([torch.float32, torch.float16, torch.bfloat16])
@@ -395,7 +395,7 @@ def ones_like(data):
           dtype_output=True)
 def cast(data, *, dtype):
     """Casts all elements of the input to a new type."""
-    return data.to(dtype_torch(dtype), copy=True)
+    return cast_recorded(data, dtype_torch(dtype), copy=True)
 
 
 @register('amp_cast', monitor_prefix='input',

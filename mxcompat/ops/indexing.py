@@ -61,6 +61,12 @@ def zero_grad_link(out, *inputs):
     return out
 
 
+def is_zero_grad(t):
+    """Whether ``t`` is an output that :func:`zero_grad_link` attached: its gradient is not
+    read (MXNet's backward pass does not take the operator's output gradient)."""
+    return getattr(t.grad_fn, '_forward_cls', None) is _ZeroGrad
+
+
 def _axis(axis, ndim, opname):
     if axis < -ndim or axis >= ndim:
         raise MXNetError('%s: axis=%d is out of range for an array of %d dimensions; use a value '

@@ -33,3 +33,12 @@ def to_int(x, dtype):
     t = torch.trunc(x.to(torch.float64))
     t = torch.where((t >= info.min) & (t <= info.max), t, info.min)  # (NaN fails both)
     return t.to(wide).to(dtype)
+
+
+def cast_recorded(t, dtype, copy=False):
+    """``t.to(dtype, copy=copy)``; where an integer ``dtype`` is asked of a recorded result,
+    MXNet's gradient passes through the cast (``autograd.cast``)."""
+    if not dtype.is_floating_point and t.requires_grad:
+        from ..autograd import cast  # (autograd imports the operator table)
+        return cast(t, dtype)
+    return t.to(dtype, copy=copy)

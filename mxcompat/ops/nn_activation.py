@@ -126,19 +126,25 @@ def _softmax_common(op, fn, data, length, axis, temperature, dtype, use_length, 
         x = x / (-temperature if negate else temperature)
     elif negate:
         x = -x
+    mask = None
     if use_length:
         _check_axis(op, data, axis)
-        x = _mask_length(op, x, length, axis)
+        mask = _length_mask(op, x, length, axis)
+        # the lowest finite value rather than -inf: a row of length 0 is then zeros with zero
+        # gradient (MXNet's), not NaN
+        x = x.masked_fill(mask, torch.finfo(x.dtype).min)
     out_dt = None if dtype is None else dtype_torch(dtype)
     try:  # (torch checks the axis: no cost where it is valid)
         if out_dt is None or out_dt == data.dtype:
-            return fn(x, axis)
-        if out_dt.itemsize > data.dtype.itemsize:
-            return fn(x, axis, dtype=out_dt)
-        return fn(x, axis).to(out_dt)
+            out = fn(x, axis)
+        elif out_dt.itemsize > data.dtype.itemsize:
+            out = fn(x, axis, dtype=out_dt)
+        else:
+            out = fn(x, axis).to(out_dt)
     except IndexError:
         _check_axis(op, data, axis)
         raise
+    return out if mask is None else out.masked_fill(mask, 0)
 
 
 def _check_axis(op, data, axis):
@@ -147,7 +153,8 @@ def _check_axis(op, data, axis):
                          % (op, axis, tuple(data.shape))) from None
 
 
-def _mask_length(op, x, length, axis):
+def _length_mask(op, x, length, axis):
+    """True at the positions of ``x`` at and beyond ``length`` along ``axis``."""
     if length is None:
         raise MXNetError('%s: use_length=True needs the input length' % op)
     # (symbols infer shapes on 'meta' tensors, before length's dtype is known)
@@ -161,7 +168,7 @@ def _mask_length(op, x, length, axis):
         raise MXNetError('%s: shape of length is %s but %s expected (data shape without axis '
                          '%d)' % (op, tuple(length.shape), tuple(expected), axis))
     pos = torch.arange(n, device=x.device).reshape((n,) + (1,) * (x.dim() - axis - 1))
-    return x.masked_fill(pos >= length.unsqueeze(axis), float('-inf'))
+    return pos >= length.unsqueeze(axis)
 
 
 _SOFTMAX_PARAMS = {'axis': (Int, -1), 'temperature': (Opt(Float), None),

@@ -17,7 +17,7 @@ from ..base import MXNetError, dtype_torch
 from .creation import _device, _fill_value, linspace
 from .elemwise_arith import mod, power
 from .elemwise_unary import clip_integers
-from .int_cast import int_scalar as _int_scalar, to_int as _to_int
+from .int_cast import cast_recorded as _cast, int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
 from .shape_ops import _concat, _fresh, _join as _join_checked, _shared, _split_parts, stack
 
@@ -323,15 +323,6 @@ def np_mean(a, axis, dtype, keepdims, initial):
                          rounding_mode='trunc').to(td)
     x = a.to(torch.float64)  # accumulated in float64, as MXNet accumulates float16 widely
     return _cast(x if axis == () else torch.mean(x, dim=_axes(axis), keepdim=keepdims), td)
-
-
-def _cast(t, dtype):
-    """``t.to(dtype)``; where an integer ``dtype`` is asked of a recorded result, MXNet's
-    gradient passes through the cast."""
-    if t.requires_grad and not dtype.is_floating_point:
-        from ..autograd import cast  # (autograd imports the operator table)
-        return cast(t, dtype)
-    return t.to(dtype)
 
 
 def _wrapped(x, dtype):

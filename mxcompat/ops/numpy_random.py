@@ -336,9 +336,11 @@ def _multinomial_rule(params):
                   'size': (Opt(Shape), None)})
 def npi_multinomial(*arrays, n, pvals, size):
     """Counts (int64) of each of the k outcomes in ``n`` experiments, per sample; the output
-    has shape ``size + (k,)``."""
+    has shape ``size + (k,)``. As in MXNet, an experiment takes the first outcome whose running
+    sum of ``pvals`` exceeds a uniform draw, or else the last outcome (which so takes
+    ``1 - sum(pvals[:-1])``); a running sum above 1 is an error."""
     if pvals is None:
-        p = arrays[0].detach().to(torch.float64)
+        p = arrays[0].detach()
     else:
         p = torch.tensor(pvals, dtype=torch.float64)
     if p.dim() != 1:
@@ -349,7 +351,16 @@ def npi_multinomial(*arrays, n, pvals, size):
     for d in shape:
         m *= d
     counts = torch.zeros((m, k), dtype=torch.int64, device=p.device)
-    if n and m:
-        draws = torch.multinomial(p, m * n, replacement=True).reshape(m, n)
-        counts.scatter_add_(1, draws, torch.ones_like(draws))
+    if m and k:
+        acc = torch.cumsum(p, 0)  # in the type of pvals, as MXNet sums them
+        top = float(acc.max())
+        if top > 1.0 + 1e-12:
+            raise MXNetError('_npi_multinomial: the running sum of pvals reaches %s, above 1: '
+                             'pass probabilities that sum to at most 1' % top)
+        edges = acc.to(torch.float64).cummax(0).values.clamp_(0, 1)
+        edges[-1] = 1
+        if n:
+            probs = torch.diff(edges, prepend=edges.new_zeros(1))
+            draws = torch.multinomial(probs, m * n, replacement=True).reshape(m, n)
+            counts.scatter_add_(1, draws, torch.ones_like(draws))
     return counts.reshape(shape + (k,))
