@@ -18,7 +18,7 @@ import re
 import threading
 import warnings
 from collections import OrderedDict, defaultdict
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, ValuesView
 
 import numpy as np
 import torch
@@ -200,11 +200,25 @@ class _Children(MutableMapping):
     def __iter__(self):
         return (k for k, v in self._modules.items() if isinstance(v, Block))
 
+    def values(self):
+        # (a container's forward iterates its children: one generator, no look-up per key)
+        return _ChildValues(self)
+
     def __len__(self):
         return sum(1 for v in self._modules.values() if isinstance(v, Block))
 
     def __repr__(self):
         return 'OrderedDict(%r)' % list(self.items())
+
+
+class _ChildValues(ValuesView):
+    """``_Children.values()``: the Blocks of ``_modules``, in order."""
+    __slots__ = ()
+
+    def __iter__(self):
+        for v in self._mapping._modules.values():
+            if isinstance(v, Block):
+                yield v
 
 
 def _torch_name(key, param):

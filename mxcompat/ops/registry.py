@@ -89,7 +89,10 @@ def Enum(*choices):
         return s
     # MXNet lists an enum's choices sorted (None first), in documents and in errors alike
     listed = sorted(choices, key=lambda c: (c is not None, str(c)))
-    return Kind('{%s}' % ', '.join(repr(c) for c in listed), convert)
+    # (a set display of constants in ``in`` compiles to a frozenset constant)
+    native = 'type(%%(p)s) is str and %%(p)s in {%s}' % ', '.join(
+        repr(c) for c in listed if isinstance(c, str))
+    return Kind('{%s}' % ', '.join(repr(c) for c in listed), convert, native=native)
 
 
 class OpDef:
