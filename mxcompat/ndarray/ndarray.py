@@ -13,7 +13,7 @@ import numpy as np
 import torch
 import torch.utils.dlpack
 
-from ..base import (MXNetError, numeric_types, integer_types, dtype_torch, dtype_np,
+from ..base import (MXNetError, numeric_types, integer_types, dtype_torch, dtype_np, mx_real_t,
                     torch_to_np_type, BFLOAT16_NP)
 from ..context import Context, current_context, context_of_device, as_context, mixed_context_error
 from ..ops.shape_rules import infer_reshape
@@ -210,7 +210,7 @@ class NDArray:
             same context. If this is set to `False`, and the dtype requested is the same as the
             ndarray's dtype, the ndarray is returned instead of a copy.
         """
-        td = dtype_torch(dtype)
+        td = dtype_torch(mx_real_t if dtype is None else dtype)  # (MXNet's default type)
         if not copy and td is self._t.dtype:
             return self
         return self._like(cast_recorded(self._t, td, copy=True))

@@ -47,7 +47,8 @@ _UNARY = {
     'trunc': lambda np, a: np.trunc(a), 'nonzero': lambda np, a: np.nonzero(a.reshape(2, 2))[1],
     'where1': lambda np, a: np.where(a.reshape(2, 2))[0], 'nonzero-method': lambda np, a: a.nonzero()[0],
     'zeros_like': lambda np, a: np.zeros_like(a), 'full_like': lambda np, a: np.full_like(a, 2.7),
-    'astype': lambda np, a: a.astype('int32'), 'where': lambda np, a: np.where(a > 1, a, 0),
+    'astype': lambda np, a: a.astype('int32'), 'astype-None': lambda np, a: a.astype(None),
+    'where': lambda np, a: np.where(a > 1, a, 0),
     'isnan': lambda np, a: np.isnan(a), 'reshape-0d': lambda np, a: np.reshape(a[1:2], ()),
     'method-reshape-0d': lambda np, a: a[2:3].reshape(()), 'squeeze-0d': lambda np, a: np.squeeze(a[3:])}
 
