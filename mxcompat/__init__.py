@@ -46,6 +46,7 @@ from . import numpy, numpy_extension
 from . import numpy as np, numpy_extension as npx
 from . import numpy_op_signature, numpy_dispatch_protocol, numpy_op_fallback
 from . import monitor as mon
+from . import rtc
 from . import test_utils
 from .utils.library_guards import install as _guard_libraries
 _guard_libraries()  # libraries that refuse torch >= 2 import when mxnet is mxcompat

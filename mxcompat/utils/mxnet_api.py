@@ -8,9 +8,9 @@ mxcompat module that stands in for an MXNet module a module ``__getattr__`` (PEP
 a finder last on ``sys.meta_path``, so that using an MXNet API mxcompat lacks raises
 NotImplementedError naming it:
 
-* ``mx.rtc``, ``getattr(mx.base, '_LIB')``: :class:`UnsupportedAPIError`, also an
-  AttributeError, so ``hasattr(mx, 'rtc')`` is False and ``getattr(mx, 'rtc', None)`` is None,
-  as for any missing name;
+* ``mx.library``, ``getattr(mx.base, '_LIB')``: :class:`UnsupportedAPIError`, also an
+  AttributeError, so ``hasattr(mx, 'library')`` is False and ``getattr(mx, 'library', None)``
+  is None, as for any missing name;
 * ``from mxnet.base import _LIB``: :class:`UnsupportedImportError`, also an ImportError;
 * ``import mxnet.contrib.quantization``, ``from mxnet.contrib import tensorboard``:
   :class:`UnsupportedModuleError`, also a ModuleNotFoundError;
