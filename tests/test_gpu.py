@@ -71,6 +71,15 @@ def test_check_consistency(name):
     check_consistency(sym, ctx_list)
 
 
+
+def test_float16_3d_pooling_sums_in_float32():
+    # MXNet's test_pooling_versions: overlapping 3-D windows in float16 on both devices (torch's
+    # CUDA backward adds such windows' gradients with float16 atomics)
+    sym = mx.sym.Pooling(mx.sym.Variable('data'), kernel=(4, 5, 3), pool_type='sum')
+    ctx_list = [dict(ctx=c, data=(2, 3, 20, 20, 20), type_dict={'data': np.float16})
+                for c in (GPU, CPU)]
+    check_consistency(sym, ctx_list, rtol=1e-2, atol=1e-1)
+
 def _same_weights(make, shape):
     ref = make()
     ref.initialize(mx.init.Xavier(), ctx=CPU)
