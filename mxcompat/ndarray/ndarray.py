@@ -244,7 +244,9 @@ class NDArray:
             _assign(other, self._t)  # recorded under autograd.record(), as MXNet's _copyto
             return other
         if isinstance(other, Context):
-            t = self._t if torch.is_grad_enabled() else self._t.detach()
+            # a copy made outside autograd.record() is not part of the graph, as in MXNet (torch's
+            # grad mode, left on there, would tie it to the source's gradient)
+            t = self._t if _recording() else self._t.detach()
             return _on_ctx(t.to(other.torch_device, copy=True), other)
         raise TypeError('copyto does not support type ' + str(type(other)))
 
@@ -861,14 +863,20 @@ def _compare(self, other, fn):
 _autograd_state = None
 
 
-def _check_not_recording(t):
-    """MXNet refuses in-place writes to arrays in a recorded graph."""
+def _recording():
+    """Whether autograd records (``autograd.is_recording()``, without importing autograd at
+    module level: autograd imports this module)."""
     global _autograd_state
     st = _autograd_state
     if st is None:
         from .. import autograd
         st = _autograd_state = autograd._state
-    if st.recording and t.requires_grad:
+    return st.recording
+
+
+def _check_not_recording(t):
+    """MXNet refuses in-place writes to arrays in a recorded graph."""
+    if t.requires_grad and _recording():
         raise MXNetError('Assigning to NDArrays that are already in a computational graph will '
                          'cause undefined behavior when evaluating gradients. Please call '
                          'backward first to clear the graph or do this out side of a record '

@@ -4,7 +4,8 @@ from the inputs (values and contexts of outputs and states); in NumPy mode, resu
 operators and methods keep their input's context, and created arrays take ``ctx`` or the
 current context; pickled and deep-copied arrays come back on cpu(0) whatever the current
 context; copies between contexts made under ``autograd.record()`` (``copyto`` a context or an
-array, ``as_in_context``) pass gradients back, as MXNet records them as ``_copyto``; loading,
+array, ``as_in_context``) pass gradients back, as MXNet records them as ``_copyto``, and copies
+made outside it do not; loading,
 image and data-loading contexts and mixed-context errors with cpu(1) as the default context
 (:func:`_loading_and_data`). The same ``run(mx)`` executes under mxcompat in
 tests/test_contexts.py."""
@@ -64,6 +65,17 @@ def run(mx):
         loss.backward()
         out['record/' + key] = w.grad.asnumpy()
         put_ctx('record/' + key, z)
+    # a copy made outside record() is a constant in the graph: the gradient reaches w only
+    # through its recorded use
+    for key, move in (('copyto_ctx', lambda y: y.copyto(ctx)),
+                      ('copyto_same_ctx', lambda y: y.copyto(mx.cpu(0))),
+                      ('as_in_context', lambda y: y.as_in_context(ctx))):
+        w.attach_grad()
+        z = move(w)
+        with mx.autograd.record():
+            loss = (z.as_in_context(mx.cpu(0)) * a).sum() + (nd.tanh(w) * a).sum()
+        loss.backward()
+        out['unrecorded_copy/' + key] = w.grad.asnumpy()
 
     mx.npx.set_np()
     try:  # NumPy mode: operators and methods keep the context; creation takes ctx= or the
