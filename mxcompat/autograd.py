@@ -13,6 +13,7 @@ import weakref
 import torch
 
 from .base import MXNetError
+from .deferred_errors import fail_gradients
 from .ndarray.ndarray import NDArray, wrap
 from .ops.contrib_detection import _ZeroGradInputs
 
@@ -713,6 +714,7 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
             _set_multithreading(cut.multithreading)
     if cut is not None:
         cut.finish()
+    fail_gradients(ts, gs)
     if not retain_graph:  # MXNet frees the whole graph; torch only the saved tensors
         for t in ts:
             if not t.is_leaf:
