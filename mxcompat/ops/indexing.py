@@ -3,6 +3,7 @@ import torch
 import torch.nn.functional as F
 
 from ..base import MXNetError, dtype_torch, to_int, _literal
+from ..deferred_errors import any_true, raise_at_read
 from .registry import register, REQUIRED, Int, Float, Bool, Shape, Opt, Enum, Kind, DType
 
 _INT64 = torch.int64
@@ -222,17 +223,24 @@ def take(a, indices, *, axis, mode):
         idx = idx.clamp(0, n - 1) if idx is indices else idx.clamp_(0, n - 1)
     elif mode == 'wrap':
         idx = torch.remainder(idx, n)
-    elif indices.numel() and bool(((indices < 0) | (indices > n - 1)).any()):
-        raise MXNetError("take operator contains indices out of bound: mode='raise' needs "
-                         "indices in [0, %d] for axis %d; use mode='clip' or 'wrap' to accept "
-                         "others" % (n - 1, axis))
+    elif indices.numel() and any_true((indices < 0) | (indices > n - 1)):
+        # MXNet checks in the kernel: the error is raised when the result is read
+        return raise_at_read(MXNetError(
+            "take operator contains indices out of bound: mode='raise' needs indices in "
+            "[0, %d] for axis %d; use mode='clip' or 'wrap' to accept others" % (n - 1, axis)),
+            _take_rows(a, ax, n, idx.clamp(0, n - 1), indices.shape))
+    return _take_rows(a, ax, n, idx, indices.shape)
+
+
+def _take_rows(a, ax, n, idx, ishape):
+    """``a``'s entries at the in-range indices ``idx`` of axis ``ax`` (of size ``n``)."""
     if ax == 0:
         # embedding lookup: the fastest gather of rows, with a scatter-add backward
         if a.dim() == 2:
             return F.embedding(idx, a)
-        return F.embedding(idx, a.reshape(n, -1)).reshape(indices.shape + a.shape[1:])
+        return F.embedding(idx, a.reshape(n, -1)).reshape(ishape + a.shape[1:])
     out = torch.index_select(a, ax, idx.reshape(-1))
-    return out.reshape(a.shape[:ax] + indices.shape + a.shape[ax + 1:])
+    return out.reshape(a.shape[:ax] + ishape + a.shape[ax + 1:])
 
 
 @register('pick', inputs=('data', 'index'), aliases=('choose_element_0index', '_npx_pick'),
@@ -310,11 +318,13 @@ def gather_nd(data, indices):
         size = torch.tensor(data.shape[:m], dtype=_INT64,
                             device=idx.device).reshape((m,) + (1,) * (idx.dim() - 1))
         bad = (idx < -size) | (idx >= size)
-        if bool(bad.any()):  # MXNet raises here: the one check that waits for the device
+        if any_true(bad):  # the one check that waits for the device
             axis = int(bad.reshape(m, -1).any(1).nonzero()[0])
             value = int(idx[axis][bad[axis]][-1])
-            raise IndexError('index %d is out of bounds for axis %d with size %d'
-                             % (value, axis, data.shape[axis]))
+            # MXNet checks in the kernel: the error is raised when the result is read
+            return raise_at_read(IndexError('index %d is out of bounds for axis %d with size %d'
+                                            % (value, axis, data.shape[axis])),
+                                 data[tuple(torch.remainder(idx, size))])
     return data[tuple(idx)]
 
 
