@@ -228,19 +228,14 @@ def take(a, indices, *, axis, mode):
         return raise_at_read(MXNetError(
             "take operator contains indices out of bound: mode='raise' needs indices in "
             "[0, %d] for axis %d; use mode='clip' or 'wrap' to accept others" % (n - 1, axis)),
-            _take_rows(a, ax, n, idx.clamp(0, n - 1), indices.shape))
-    return _take_rows(a, ax, n, idx, indices.shape)
-
-
-def _take_rows(a, ax, n, idx, ishape):
-    """``a``'s entries at the in-range indices ``idx`` of axis ``ax`` (of size ``n``)."""
+            take(a, indices, axis=axis, mode='clip'))
     if ax == 0:
         # embedding lookup: the fastest gather of rows, with a scatter-add backward
         if a.dim() == 2:
             return F.embedding(idx, a)
-        return F.embedding(idx, a.reshape(n, -1)).reshape(ishape + a.shape[1:])
+        return F.embedding(idx, a.reshape(n, -1)).reshape(indices.shape + a.shape[1:])
     out = torch.index_select(a, ax, idx.reshape(-1))
-    return out.reshape(a.shape[:ax] + ishape + a.shape[ax + 1:])
+    return out.reshape(a.shape[:ax] + indices.shape + a.shape[ax + 1:])
 
 
 @register('pick', inputs=('data', 'index'), aliases=('choose_element_0index', '_npx_pick'),
