@@ -774,6 +774,7 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
             # torch may hand back a head gradient itself, which stays as the caller made it)
             r = r.detach().requires_grad_()
         out.append(wrap(r))
+    fail_gradients(ts, gs, [o._t for o in out])
     return out
 
 

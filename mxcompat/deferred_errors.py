@@ -183,12 +183,15 @@ def carry(dest, source):
         _mark(dest, source._mx_pending)
 
 
-def fail_gradients(heads, head_grads):
+def fail_gradients(heads, head_grads, grads=None):
     """After a backward pass from ``heads``: when a head or a head gradient carries an error,
-    the gradients that the pass wrote carry it too (MXNet's backward operators read the
-    failed variables)."""
+    the gradients that the pass computed carry it too (MXNet's backward operators read the
+    failed variables): ``grads`` where given (``autograd.grad``), else those it wrote."""
     pending = _pending_of(heads) or _pending_of(head_grads)
     if pending is None:
+        return
+    if grads is not None:
+        _mark(grads, pending)
         return
     seen = set()
     nodes = [h.grad_fn for h in heads]

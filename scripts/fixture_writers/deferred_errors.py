@@ -40,6 +40,11 @@ def _scenarios(mx):
             y = v['x'] * v['bad']
         y.backward()
 
+    def autograd_grad(v):
+        with mx.autograd.record():
+            y = v['x'] * v['bad']
+        return mx.autograd.grad(y, [v['x']])
+
     def hybrid(v):
         net = mx.gluon.nn.Dense(3, in_units=2)
         net.initialize()
@@ -132,7 +137,13 @@ def _scenarios(mx):
             ('(x * bad).backward()', backward, None),
             ('x.grad.asnumpy()', lambda v: v['x'].grad.asnumpy(),
              'alpha parameter in gamma distribution has to be positive'),
-            ('waitall()', lambda v: nd.waitall(), None)],
+            ('waitall()', lambda v: nd.waitall(), None),
+            ('bad = exponential(-1)', put('bad', lambda v: nd.random.exponential(-1, (2,))),
+             None),
+            ('g = autograd.grad(x * bad, [x])', put('g', autograd_grad), None),
+            ('g[0].asnumpy()', lambda v: v['g'][0].asnumpy(),
+             'lambda parameter in exponential distribution has to be positive'),
+            ('waitall() again', lambda v: nd.waitall(), None)],
         'metadata_then_reads': [
             ('e = exponential(-1)', put('e', lambda v: nd.random.exponential(-1, (1,))), None),
             ('e.shape, e.dtype, e.context',
