@@ -13,6 +13,7 @@ import weakref
 import torch
 
 from .base import MXNetError
+from .deferred_errors import fail_gradients
 from .ndarray.ndarray import NDArray, wrap
 from .ops.contrib_detection import _ZeroGradInputs
 
@@ -713,6 +714,7 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
             _set_multithreading(cut.multithreading)
     if cut is not None:
         cut.finish()
+    fail_gradients(ts, gs)
     if not retain_graph:  # MXNet frees the whole graph; torch only the saved tensors
         for t in ts:
             if not t.is_leaf:
@@ -772,6 +774,7 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
             # torch may hand back a head gradient itself, which stays as the caller made it)
             r = r.detach().requires_grad_()
         out.append(wrap(r))
+    fail_gradients(ts, gs, [o._t for o in out])
     return out
 
 

@@ -10,8 +10,8 @@ carry one. The README's "Known differences" section describes the same list, and
 RANDOM = ("random numbers come from torch's generators: mx.random.seed(n) makes runs "
           "repeatable, but the values differ from the ones MXNet draws with the same seed "
           "(the distributions are the same)")
-SYNC = ("execution is synchronous, as in eager PyTorch: waiting only synchronises CUDA "
-        "streams")
+SYNC = ("execution is synchronous, as in eager PyTorch: waiting synchronises CUDA streams "
+        "and raises operators' kernel-time errors, as MXNet's engine does")
 
 SPARSE = ("sparse arrays keep their values densely: data/indices/indptr are those of the "
           "non-zero values, operators on them return dense arrays, gradients are dense")

@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from ..base import MXNetError
+from ..deferred_errors import raise_at_read
 
 __all__ = ['resize', 'resize_window']
 
@@ -212,8 +213,9 @@ def resize(t, w, h, interp):
                          'and float64 images); cast with .astype()' % str(t.dtype).split('.')[-1])
     if w < 1 or h < 1:
         raise MXNetError('imresize: width and height must be positive, got w=%d h=%d' % (w, h))
-    if interp not in (0, 1, 2, 3, 4):
-        raise MXNetError('imresize: unknown interpolation method %r (use 0-4)' % (interp,))
+    if interp not in (0, 1, 2, 3, 4):  # (OpenCV's error, in MXNet's kernel: raised at the read)
+        return raise_at_read(MXNetError('imresize: Unknown interpolation method %r (use 0-4)'
+                                        % (interp,)), t.new_empty((h, w, t.shape[2])))
     sh, sw = t.shape[0], t.shape[1]
     if (sh, sw) == (h, w):
         return t.clone()

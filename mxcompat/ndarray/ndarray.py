@@ -19,6 +19,7 @@ from ..context import Context, current_context, context_of_device, as_context, m
 from ..ops.shape_rules import infer_reshape
 from ..ops.int_cast import cast_recorded, int_scalar
 from ..ops.elemwise_arith import mod as _mod, power as _power
+from ..deferred_errors import carry, rethrow, waitall as _raise_pending
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
            'from_torch', 'from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'waitall',
@@ -170,8 +171,9 @@ class NDArray:
         """Returns a ``numpy.ndarray`` object with value copied from this array."""
         try:  # a host array without a graph, of a NumPy type: one torch call
             return self._t.numpy().copy()
-        except (RuntimeError, TypeError):
-            pass
+        except (RuntimeError, TypeError) as err:
+            if isinstance(err, MXNetError):  # an operator's error, raised at this read
+                raise
         t = self._t.detach()
         if t.dtype is torch.bfloat16:
             return t.view(torch.int16).cpu().numpy().view(BFLOAT16_NP).copy()
@@ -295,7 +297,11 @@ class NDArray:
         return self._like(self._t.detach())
 
     def wait_to_read(self):
-        """Waits until all previous write operations on the current array are finished."""
+        """Waits until all previous write operations on the current array are finished.
+
+        Raises the error of an operator that failed to compute the array (MXNet's engine
+        reports operators' errors when the array is read)."""
+        rethrow(self._t)
         if self._t.is_cuda:
             torch.cuda.synchronize(self._t.device)
 
@@ -934,6 +940,7 @@ def _setitem(self, key, value, np_mode):
             d[...] = f.flip(flips)
         else:
             d[key] = value
+        carry(t, value)
     except RuntimeError:
         if not isinstance(value, torch.Tensor) or mixed_context_error('setitem', (t, value)):
             raise
@@ -1065,6 +1072,7 @@ def _assign(o, r):
                          % (tuple(t.shape), tuple(r.shape)))
     if t.requires_grad or r.requires_grad and not torch.is_grad_enabled():
         t.detach().copy_(r)  # not recorded (cheaper than a no_grad block)
+        carry(t, r)
     else:
         t.copy_(r)
 
@@ -1222,10 +1230,15 @@ def to_dlpack_for_write(data):
 
 
 def waitall():
-    """Wait for all async operations to finish in MXNet (synchronises CUDA streams)."""
+    """Wait for all async operations to finish in MXNet (synchronises CUDA streams).
+
+    Raises the first error of an operator that failed since the last ``waitall`` (MXNet's
+    engine reports operators' errors when their results are read, or here), clearing all
+    of them."""
     if torch.cuda.is_available() and torch.cuda.is_initialized():
         for device in range(torch.cuda.device_count()):
             torch.cuda.synchronize(device)
+    _raise_pending()
 
 
 def concatenate(arrays, axis=0, always_copy=True):

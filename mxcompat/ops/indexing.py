@@ -3,6 +3,7 @@ import torch
 import torch.nn.functional as F
 
 from ..base import MXNetError, dtype_torch, to_int, _literal
+from ..deferred_errors import any_true, raise_at_read
 from .registry import register, REQUIRED, Int, Float, Bool, Shape, Opt, Enum, Kind, DType
 
 _INT64 = torch.int64
@@ -222,10 +223,12 @@ def take(a, indices, *, axis, mode):
         idx = idx.clamp(0, n - 1) if idx is indices else idx.clamp_(0, n - 1)
     elif mode == 'wrap':
         idx = torch.remainder(idx, n)
-    elif indices.numel() and bool(((indices < 0) | (indices > n - 1)).any()):
-        raise MXNetError("take operator contains indices out of bound: mode='raise' needs "
-                         "indices in [0, %d] for axis %d; use mode='clip' or 'wrap' to accept "
-                         "others" % (n - 1, axis))
+    elif indices.numel() and any_true((indices < 0) | (indices > n - 1)):
+        # MXNet checks in the kernel: the error is raised when the result is read
+        return raise_at_read(MXNetError(
+            "take operator contains indices out of bound: mode='raise' needs indices in "
+            "[0, %d] for axis %d; use mode='clip' or 'wrap' to accept others" % (n - 1, axis)),
+            take(a, indices, axis=axis, mode='clip'))
     if ax == 0:
         # embedding lookup: the fastest gather of rows, with a scatter-add backward
         if a.dim() == 2:
@@ -310,11 +313,13 @@ def gather_nd(data, indices):
         size = torch.tensor(data.shape[:m], dtype=_INT64,
                             device=idx.device).reshape((m,) + (1,) * (idx.dim() - 1))
         bad = (idx < -size) | (idx >= size)
-        if bool(bad.any()):  # MXNet raises here: the one check that waits for the device
+        if any_true(bad):  # the one check that waits for the device
             axis = int(bad.reshape(m, -1).any(1).nonzero()[0])
             value = int(idx[axis][bad[axis]][-1])
-            raise IndexError('index %d is out of bounds for axis %d with size %d'
-                             % (value, axis, data.shape[axis]))
+            # MXNet checks in the kernel: the error is raised when the result is read
+            return raise_at_read(IndexError('index %d is out of bounds for axis %d with size %d'
+                                            % (value, axis, data.shape[axis])),
+                                 data[tuple(torch.remainder(idx, size))])
     return data[tuple(idx)]
 
 

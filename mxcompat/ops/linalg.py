@@ -10,6 +10,7 @@ for (nearly) repeated eigenvalues.
 import torch
 
 from ..base import MXNetError, dtype_name
+from ..deferred_errors import any_true, raise_at_read
 from .registry import register, Int, Float, Bool
 
 _LA_DTYPES = (torch.float32, torch.float64)
@@ -115,11 +116,14 @@ def linalg_potrf(A, *, lower):
     A = L * L^T (lower) or A = U^T * U (upper); only that triangle of A is used."""
     _check('_linalg_potrf', A)
     _check_square('_linalg_potrf', A)
-    try:
-        return torch.linalg.cholesky(A, upper=not lower)
-    except RuntimeError as err:
-        raise MXNetError('_linalg_potrf: Cholesky factorization failed: the input matrix is '
-                         'either not symmetric or not positive definite (%s)' % err) from None
+    out, info = torch.linalg.cholesky_ex(A, upper=not lower)
+    if out.device.type != 'meta' and any_true(info != 0):
+        # MXNet's LAPACK call fails in the kernel: the error is raised when out is read
+        return raise_at_read(MXNetError(
+            '_linalg_potrf: Cholesky factorization failed: the input matrix is either not '
+            'symmetric or not positive definite (the leading minor of order %d is not '
+            'positive definite)' % int(info.max())), out)
+    return out
 
 
 @register('_linalg_potri', inputs=('A',), aliases=('linalg_potri',),

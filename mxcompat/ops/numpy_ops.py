@@ -14,6 +14,7 @@ import math
 import torch
 
 from ..base import MXNetError, dtype_torch
+from ..deferred_errors import any_true, raise_at_read
 from .creation import _device, _fill_value, linspace
 from .elemwise_arith import mod, power
 from .elemwise_unary import clip_integers
@@ -904,8 +905,13 @@ def np_take(a, indices, axis, mode):
         idx = idx.clamp(0, n - 1)
     elif mode == 'wrap':
         idx = torch.remainder(idx, n)
-    elif idx.numel() and bool(((idx < -n) | (idx >= n)).any()):
-        raise MXNetError('take: index out of bounds for axis %d with size %d' % (axis, n))
+    elif idx.numel() and any_true((idx < -n) | (idx >= n)):
+        # MXNet checks in the kernel: the error is raised when the result is read
+        error = MXNetError('take operator contains indices out of bound: index out of bounds '
+                           'for axis %d with size %d' % (axis, n))
+        if not n:
+            raise error
+        return raise_at_read(error, np_take(a, indices.clamp(-n, n - 1), axis, mode))
     out = torch.index_select(a, axis, torch.remainder(idx, n).reshape(-1)) if n else \
         a.narrow(axis, 0, 0)
     return out.reshape(a.shape[:axis] + indices.shape + a.shape[axis + 1:])

@@ -22,6 +22,7 @@ import operator
 import torch
 
 from ..base import MXNetError, dtype_torch
+from ..deferred_errors import RANDOM
 from .indexing import zero_grad_link
 from .random_ops import _dtype_kind, _device
 from .registry import register, REQUIRED, Float, FloatTuple, Bool, Shape, Any, Opt, Int
@@ -161,8 +162,9 @@ def _not_positive(v):
 
 
 def _check_each(*rules):
-    """A check of the parameters: ``rules`` holds (predicate of a bad value, message for a
-    scalar, message for an array) per parameter, None for an unchecked one (None: none
+    """A check of the parameters, returning MXNet's error (raised when the samples are read,
+    as MXNet checks in the kernel) or None: ``rules`` holds (predicate of a bad value, message
+    for a scalar, message for an array) per parameter, None for an unchecked one (None: none
     checked)."""
     checked = [(i, rule) for i, rule in enumerate(rules) if rule is not None]
     if not checked:
@@ -174,9 +176,10 @@ def _check_each(*rules):
             # (a float first: isinstance of torch.Tensor costs more than the test itself)
             if type(value) is not float and isinstance(value, torch.Tensor):
                 if _violates(value, bad):
-                    raise ValueError(array_msg)
+                    return ValueError(array_msg)
             elif bad(value):
-                raise ValueError(scalar_msg)
+                return ValueError(scalar_msg)
+        return None
     return check
 
 
@@ -222,17 +225,21 @@ def _sampler(opname, pnames, draw, check, grad, batch, doc):
         if not arrays:
             values = scalars(kwargs)
             if None not in values:  # scalar parameters: the shape is size, the values numbers
-                if check is not None:
-                    check(values)
-                res = draw(*values, () if size is None else tuple(size), cdtype, _device(ctx))
-                return res if res.dtype is out_dtype else res.to(out_dtype)
+                shape, device = () if size is None else tuple(size), _device(ctx)
+                error = None if check is None else check(values)
+                if error is not None:
+                    return RANDOM.hold(torch.empty(shape, dtype=out_dtype, device=device), error)
+                res = draw(*values, shape, cdtype, device)
+                return RANDOM.hold(res if res.dtype is out_dtype else res.to(out_dtype))
         values = _params(opname, pnames, arrays, kwargs)  # (MXNetError for a missing one)
-        if check is not None:
-            check(values)
+        error = None if check is None else check(values)
         shape = _out_shape(opname, arrays, size, batch)
+        if error is not None:
+            return RANDOM.hold(torch.empty(shape, dtype=out_dtype, device=arrays[0].device),
+                               error)
         res = draw(*[_float(v, cdtype, grad) for v in values], shape, cdtype, arrays[0].device)
         res = res if res.dtype is out_dtype else res.to(out_dtype)
-        return res if grad else zero_grad_link(res, *arrays)
+        return RANDOM.hold(res if grad else zero_grad_link(res, *arrays))
     sample.__doc__ = doc
     sample.__name__ = opname
     return sample
@@ -283,14 +290,16 @@ def npi_bernoulli(*arrays, prob, logit, is_logit, size, ctx, dtype):
             raise MXNetError('Operator _npi_bernoulli: pass prob or logit, as a number or an '
                              'array')
         value = arrays[0].detach()
-    if not is_logit and _violates(value, lambda p: (p < 0) | (p > 1)):
-        raise ValueError('expect probs >= 0 && probs <= 1')
     shape = _out_shape('_npi_bernoulli', arrays, size, False)
     device = arrays[0].device if arrays else _device(ctx)
+    if not is_logit and _violates(value, lambda p: (p < 0) | (p > 1)):
+        return RANDOM.hold(torch.empty(shape, dtype=dtype_torch(dtype), device=device),
+                           ValueError('expect probs >= 0 && probs <= 1'))
     p = torch.as_tensor(value, dtype=torch.float32, device=device)
     if is_logit:
         p = torch.sigmoid(p)
-    return zero_grad_link((torch.rand(shape, device=device) < p).to(dtype_torch(dtype)), *arrays)
+    return RANDOM.hold(zero_grad_link((torch.rand(shape, device=device) < p).to(
+        dtype_torch(dtype)), *arrays))
 
 
 def _choice_rule(params):
@@ -355,12 +364,13 @@ def npi_multinomial(*arrays, n, pvals, size):
         acc = torch.cumsum(p, 0)  # in the type of pvals, as MXNet sums them
         top = float(acc.max())
         if top > 1.0 + 1e-12:
-            raise MXNetError('_npi_multinomial: the running sum of pvals reaches %s, above 1: '
-                             'pass probabilities that sum to at most 1' % top)
+            return RANDOM.hold(counts.reshape(shape + (k,)), MXNetError(
+                '_npi_multinomial: sum(pvals[:-1]) > 1.0: the running sum of pvals reaches %s; '
+                'pass probabilities that sum to at most 1' % top))
         edges = acc.to(torch.float64).cummax(0).values.clamp_(0, 1)
         edges[-1] = 1
         if n:
             probs = torch.diff(edges, prepend=edges.new_zeros(1))
             draws = torch.multinomial(probs, m * n, replacement=True).reshape(m, n)
             counts.scatter_add_(1, draws, torch.ones_like(draws))
-    return counts.reshape(shape + (k,))
+    return RANDOM.hold(counts.reshape(shape + (k,)))

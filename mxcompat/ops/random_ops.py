@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from ..base import MXNetError, dtype_torch, dtype_name, to_dtype
+from ..deferred_errors import PARALLEL_RANDOM
 from ..util import is_np_shape
 from .creation import _device
 from .registry import register, REQUIRED, Int, Float, Bool, Shape, Any, Kind
@@ -127,45 +128,54 @@ def _generalized_negative_binomial(mu, alpha, shape, dtype, device):
 
 
 # -------------------------------------------------------------- checks of scalar parameters
+# MXNet checks a sampler's parameters in its kernel: a check returns the error (MXNet's
+# message), which the array raises when read (see deferred_errors), or None.
+def _positive(name, value, dist):
+    if not value > 0:
+        return MXNetError('%s parameter in %s has to be positive (%s=%s)'
+                          % (name, dist, name, value))
+    return None
+
+
+def _non_negative(name, value, dist):
+    if not value >= 0:
+        return MXNetError('%s parameter in %s has to be non-negative (%s=%s)'
+                          % (name, dist, name, value))
+    return None
+
+
 def _check_uniform(low, high):
     if not high >= low:
-        raise MXNetError('low must be less or equal to high in uniform distribution '
-                         '(low=%s, high=%s)' % (low, high))
+        return MXNetError('low must be less or equal to high in uniform distribution '
+                          '(low=%s, high=%s)' % (low, high))
+    return None
 
 
 def _check_normal(loc, scale):
-    if not scale > 0:
-        raise MXNetError('scale parameter in gaussian has to be positive (scale=%s)' % scale)
+    return _positive('scale', scale, 'gaussian')
 
 
 def _check_gamma(alpha, beta):
-    if not (alpha > 0 and beta > 0):
-        raise MXNetError('alpha and beta parameters in gamma distribution have to be positive '
-                         '(alpha=%s, beta=%s)' % (alpha, beta))
+    return _positive('alpha', alpha, 'gamma distribution') or \
+        _positive('beta', beta, 'gamma distribution')
 
 
 def _check_exponential(lam):
-    if not lam > 0:
-        raise MXNetError('lambda parameter in exponential distribution has to be positive '
-                         '(lam=%s)' % lam)
+    return _positive('lambda', lam, 'exponential distribution')
 
 
 def _check_poisson(lam):
-    if not lam >= 0:
-        raise MXNetError('lambda parameter in poisson distribution has to be non-negative '
-                         '(lam=%s)' % lam)
+    return _non_negative('lambda', lam, 'poisson distribution')
 
 
 def _check_negative_binomial(k, p):
-    if not (k >= 0 and p >= 0):
-        raise MXNetError('k and p parameters in negative binomial distribution have to be '
-                         'non-negative (k=%s, p=%s)' % (k, p))
+    return _non_negative('k', k, 'negative binomial distribution') or \
+        _non_negative('p', p, 'negative binomial distribution')
 
 
 def _check_generalized_negative_binomial(mu, alpha):
-    if not (mu >= 0 and alpha >= 0):
-        raise MXNetError('mu and alpha parameters in generalized negative binomial distribution '
-                         'have to be non-negative (mu=%s, alpha=%s)' % (mu, alpha))
+    return _non_negative('mu', mu, 'generalized negative binomial distribution') or \
+        _non_negative('alpha', alpha, 'generalized negative binomial distribution')
 
 
 # name, parameters (name, kind, default), sampler, check, docstring
@@ -197,8 +207,11 @@ def _make_scalar_sampler(dist, pnames, sampler, check, doc):
 
     def sample(*, shape, ctx, dtype, **params):
         args = [params[n] for n in pnames]
-        check(*args)
-        return sampler(*args, _shape_of(opname, shape), _fill_dtype(dtype), _device(ctx))
+        shape, dtype, device = _shape_of(opname, shape), _fill_dtype(dtype), _device(ctx)
+        error = check(*args)
+        out = sampler(*args, shape, dtype, device) if error is None else \
+            torch.empty(shape, dtype=dtype, device=device)
+        return PARALLEL_RANDOM.hold(out, error)
     sample.__doc__ = doc
     sample.__name__ = 'random_' + dist
     return sample
@@ -209,9 +222,11 @@ def _make_like_sampler(dist, pnames, sampler, check, doc):
 
     def sample_like(data, **params):
         args = [params[n] for n in pnames]
-        check(*args)
         shape, dtype, device = _float_like(opname, data)
-        return sampler(*args, shape, dtype, device)
+        error = check(*args)
+        out = sampler(*args, shape, dtype, device) if error is None else \
+            torch.empty(shape, dtype=dtype, device=device)
+        return PARALLEL_RANDOM.hold(out, error)
     sample_like.__doc__ = doc[:-1] + ', with the shape and dtype of the input array.'
     sample_like.__name__ = 'random_%s_like' % dist
     return sample_like
@@ -244,7 +259,8 @@ def _make_array_sampler(dist, pnames, sampler, doc):
         trail = (1,) * len(shape)
         cdtype = torch.float64 if dtype == 'float64' else torch.float32
         args = [a.detach().to(cdtype).reshape(pshape + trail) for a in arrays]
-        return sampler(*args, pshape + tuple(shape), _fill_dtype(dtype), arrays[0].device)
+        return PARALLEL_RANDOM.hold(
+            sampler(*args, pshape + tuple(shape), _fill_dtype(dtype), arrays[0].device))
     sample.__doc__ = ('Concurrent sampling from multiple %s distributions whose parameters are '
                       'given as arrays; the output has shape parameters.shape + shape.'
                       % dist.replace('_', ' '))
@@ -276,11 +292,15 @@ for _dist, _pspecs, _sampler, _check, _doc in _DISTRIBUTIONS:
                   'ctx': (Any, ''), 'dtype': (_INT_DTYPE, None)})
 def random_randint(*, low, high, shape, ctx, dtype):
     """Draw random samples from a discrete uniform distribution on [low, high)."""
-    if not high > low:
+    shape = _shape_of('_random_randint', shape)
+    dtype = torch.int32 if dtype is None else dtype_torch(dtype)
+    if high < low:  # (MXNet checks in the kernel)
+        return PARALLEL_RANDOM.hold(torch.empty(shape, dtype=dtype, device=_device(ctx)),
+                                    _check_uniform(low, high))
+    if high == low:  # (MXNet 1.9.1 dies of a division by zero)
         raise MXNetError('low must be less than high in randint (low=%d, high=%d)' % (low, high))
-    return torch.randint(low, high, _shape_of('_random_randint', shape),
-                         dtype=torch.int32 if dtype is None else dtype_torch(dtype),
-                         device=_device(ctx))
+    return PARALLEL_RANDOM.hold(torch.randint(low, high, shape, dtype=dtype,
+                                              device=_device(ctx)))
 
 
 # ------------------------------------------------------------------------------ multinomial
