@@ -157,6 +157,15 @@ def run_scenarios(mx, tu):
     for k in sorted(num):
         arrays['numeric_grad/float64/' + k] = num[k]
     arrays['numeric_grad/float64/aux'] = exe.aux_dict['bn_moving_var'].asnumpy()
+    # a graph that reads values on the host (box_nms): one forward per moved value
+    at = {'a': np.array([[0, .9, .1, .1, .5, .5], [0, .6, .12, .12, .52, .52],
+                         [1, .3, .6, .6, .9, .9]], np.float32),
+          'b': np.arange(18, dtype=np.float32).reshape(3, 6)}
+    exe = (mx.sym.contrib.box_nms(sa, overlap_thresh=0.5, id_index=0) * sb).bind(
+        mx.cpu(), args={k: mx.nd.array(v) for k, v in at.items()})
+    num = tu.numeric_grad(exe, at, eps=1e-2, dtype=np.float32)
+    arrays['numeric_grad/host/a'], arrays['numeric_grad/host/b'] = num['a'], num['b']
+    arrays['numeric_grad/host/restored'] = exe.arg_dict['a'].asnumpy()
     arrays['simple_forward'] = tu.simple_forward(prod, a=xa, b=xb)
     ctx_list = [{'ctx': mx.cpu(0), 'a': (2, 3), 'b': (2, 3),
                  'type_dict': {'a': np.float64, 'b': np.float64}},
