@@ -619,8 +619,8 @@ def _parse_aux_states(sym, aux_states, ctx, dtype=default_dtype()):
     return {k: _as_nd(np.asarray(_as_numpy(v)), ctx, dtype) for k, v in aux_states.items()}
 
 
-# elements of an argument's moved copies that one mapped forward of numeric_grad takes
-_NUMERIC_BATCH_ELEMENTS = 1 << 20
+# elements of the inputs and outputs of the forwards one mapped call of numeric_grad runs
+_NUMERIC_BATCH_ELEMENTS = 1 << 22
 
 
 def _mapped_differences(executor, name, plus, minus, is_train):
@@ -629,7 +629,10 @@ def _mapped_differences(executor, name, plus, minus, is_train):
     batches of copies of the argument run as one vmapped forward each."""
     arr = executor.arg_dict[name]._t.detach()
     dev, total = arr.device, plus.size
-    chunk = max(1, min(total, _NUMERIC_BATCH_ELEMENTS // (2 * arr.numel())))
+    per_forward = sum(a._t.numel() for a in executor.arg_arrays + executor.aux_arrays
+                      if a is not None) + \
+        sum(o._t.numel() for o in executor.outputs[:1])
+    chunk = max(1, min(total, _NUMERIC_BATCH_ELEMENTS // (2 * per_forward)))
     base = arr.reshape(1, -1)
     sums = []
     for start in range(0, total, chunk):
