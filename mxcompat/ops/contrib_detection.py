@@ -9,6 +9,7 @@ as one vectorized step per kept box; everything else is batched torch. Where MXN
 float32 on purpose (anchor generation, proposals), so do we. Operators whose gradient MXNet
 defines as zero (box_iou, bipartite_matching, MultiBox*, Proposal) give zero gradients.
 """
+import functools
 import math
 
 import numpy as np
@@ -1032,13 +1033,15 @@ def _round_half_away(t):
     return torch.sign(t) * torch.floor(t.abs() + 0.5)
 
 
-def _group_channels(ctop, ph_n, pw_n, group_size, dt, dev):
-    """MXNet's (ctop * group + gh) * group + gw channel of every (ctop, ph, pw) bin."""
-    gh = torch.floor(torch.arange(ph_n, dtype=dt, device=dev) * group_size / ph_n).long()
-    gw = torch.floor(torch.arange(pw_n, dtype=dt, device=dev) * group_size / pw_n).long()
-    gh, gw = gh.clamp(0, group_size - 1), gw.clamp(0, group_size - 1)
-    c = torch.arange(ctop, device=dev).view(-1, 1, 1)
-    return (c * group_size + gh.view(1, -1, 1)) * group_size + gw.view(1, 1, -1)
+@functools.lru_cache(maxsize=64)
+def _group_channels(ctop, pooled, group_size, device):
+    """MXNet's (ctop * group + gh) * group + gw input channel of every (ctop, ph, pw) bin, with
+    gh = floor(ph * group_size / pooled) clamped into the groups (int64 on ``device``, made
+    once per arguments)."""
+    g = np.clip(np.floor(np.arange(pooled) * group_size / pooled), 0, group_size - 1)
+    c = np.arange(ctop).reshape(-1, 1, 1)
+    chan = (c * group_size + g.reshape(1, -1, 1)) * group_size + g.reshape(1, 1, -1)
+    return torch.from_numpy(chan.astype(np.int64)).to(device)
 
 
 @register('_contrib_PSROIPooling', named_outputs=True, merges=False, inputs=('data', 'rois'),
@@ -1064,32 +1067,31 @@ def psroi_pooling(data, rois, *, spatial_scale, output_dim, pooled_size, group_s
     num = r.shape[0]
     scale = torch.tensor(spatial_scale, dtype=_F32).to(dt)
     batch = r[:, 0].long().clamp(0, n - 1)
-    sw = _round_half_away(r[:, 1]) * scale
-    sh = _round_half_away(r[:, 2]) * scale
-    ew = (_round_half_away(r[:, 3]) + 1.) * scale
-    eh = (_round_half_away(r[:, 4]) + 1.) * scale
-    rw = torch.clamp(ew - sw, min=0.1)
-    rh = torch.clamp(eh - sh, min=0.1)
-    bh, bw = rh / p, rw / p
-    idx = torch.arange(p, dtype=dt, device=dev)
-    hs = torch.floor(idx * bh.view(-1, 1) + sh.view(-1, 1)).long().clamp(0, h)
-    he = torch.ceil((idx + 1) * bh.view(-1, 1) + sh.view(-1, 1)).long().clamp(0, h)
-    ws = torch.floor(idx * bw.view(-1, 1) + sw.view(-1, 1)).long().clamp(0, w)
-    we = torch.ceil((idx + 1) * bw.view(-1, 1) + sw.view(-1, 1)).long().clamp(0, w)
-    chan = _group_channels(output_dim, p, p, group, dt, dev)          # (out, p, p)
-    # box sums from a summed-area table (computed in float64 for accuracy)
+    corners = _round_half_away(r[:, 1:5])                     # x1, y1, x2, y2
+    corners[:, 2:] += 1.
+    corners = corners * scale
+    start = corners[:, :2]                                    # (R, 2): w, h
+    bins = (corners[:, 2:] - start).clamp_(min=0.1) / p
+    edges = torch.arange(p + 1, dtype=dt, device=dev) * bins.unsqueeze(-1) + \
+        start.unsqueeze(-1)                                   # (R, 2, p + 1)
+    # bin bounds (R, start/end, w/h, p): floor of the start, ceil of the end, in the map
+    bounds = torch.stack((edges[..., :p].floor(), edges[..., 1:].ceil()), 1)
+    bounds[:, :, 0].clamp_(0, w)
+    bounds[:, :, 1].clamp_(0, h)
+    bounds = bounds.long()
+    xs, ys = bounds[:, :, 0], bounds[:, :, 1]                 # (R, 2, p)
+    # box sums from a summed-area table (computed in float64 for accuracy): its four corners
+    # (R, y start/end, x start/end, out, p, p) read in one gather
     sat = F.pad(data.double().cumsum(2).cumsum(3), (1, 0, 1, 0))
-    plane = (batch.view(-1, 1, 1, 1) * c + chan.unsqueeze(0)) * ((h + 1) * (w + 1))
-    hs_, he_ = hs.view(num, 1, p, 1), he.view(num, 1, p, 1)
-    ws_, we_ = ws.view(num, 1, 1, p), we.view(num, 1, 1, p)
-    flat = sat.reshape(-1)
-
-    def at(yy, xx):
-        return flat[(plane + yy * (w + 1) + xx).reshape(-1)].view(num, output_dim, p, p)
-    total = at(he_, we_) - at(hs_, we_) - at(he_, ws_) + at(hs_, ws_)
-    area = ((he_ - hs_) * (we_ - ws_)).to(torch.float64)
-    empty = (he_ <= hs_) | (we_ <= ws_)
-    out = torch.where(empty, torch.zeros_like(total), total / area.clamp(min=1))
+    chan = _group_channels(output_dim, p, group, dev)          # (out, p, p)
+    plane = (batch.view(-1, 1, 1, 1) * c + chan) * ((h + 1) * (w + 1))
+    at = ys.view(num, 2, 1, 1, p, 1) * (w + 1) + xs.view(num, 1, 2, 1, 1, p) + \
+        plane.view(num, 1, 1, output_dim, p, p)
+    v = sat.reshape(-1)[at.reshape(-1)].view(num, 2, 2, output_dim, p, p)
+    total = v[:, 1, 1] - v[:, 0, 1] - v[:, 1, 0] + v[:, 0, 0]
+    size = bounds[:, 1] - bounds[:, 0]                        # (R, w/h, p)
+    area = size[:, 1].view(num, 1, p, 1) * size[:, 0].view(num, 1, 1, p)
+    out = torch.where(area > 0, total / area.clamp(min=1), 0.)
     return out.to(dt)
 
 
@@ -1162,7 +1164,7 @@ def deformable_psroi_pooling(data, rois, trans=None, *, spatial_scale, output_di
     x0, y0 = wc.detach().floor(), hc.detach().floor()
     x1, y1 = wc.detach().ceil(), hc.detach().ceil()
     dx, dy = wc - x0, hc - y0
-    chan = _group_channels(output_dim, p, p, group_size, dt, dev)
+    chan = _group_channels(output_dim, p, group_size, dev)
     plane = ((batch.view(-1, 1, 1, 1) * c + chan.unsqueeze(0)) * (h * w)).unsqueeze(-1) \
         .unsqueeze(-1)
     flat = data.reshape(-1)
