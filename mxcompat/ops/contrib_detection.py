@@ -1034,14 +1034,34 @@ def _round_half_away(t):
 
 
 @functools.lru_cache(maxsize=64)
-def _group_channels(ctop, pooled, group_size, device):
+def _group_channels(ctop, pooled, group_size, dt, device):
     """MXNet's (ctop * group + gh) * group + gw input channel of every (ctop, ph, pw) bin, with
-    gh = floor(ph * group_size / pooled) clamped into the groups (int64 on ``device``, made
-    once per arguments)."""
-    g = np.clip(np.floor(np.arange(pooled) * group_size / pooled), 0, group_size - 1)
-    c = np.arange(ctop).reshape(-1, 1, 1)
-    chan = (c * group_size + g.reshape(1, -1, 1)) * group_size + g.reshape(1, 1, -1)
-    return torch.from_numpy(chan.astype(np.int64)).to(device)
+    gh = floor(ph * group_size / pooled) in the data's type, clamped into the groups (int64 on
+    ``device``, made once per arguments)."""
+    g = torch.floor(torch.arange(pooled, dtype=dt) * group_size / pooled).long() \
+        .clamp(0, group_size - 1)
+    c = torch.arange(ctop).view(-1, 1, 1)
+    return ((c * group_size + g.view(1, -1, 1)) * group_size + g.view(1, 1, -1)).to(device)
+
+
+@functools.lru_cache(maxsize=64)
+def _trans_index(output_dim, num_classes, pooled, part, dt, device):
+    """Index (output_dim, 2, pooled, pooled) into a roi's ``trans`` (num_classes * 2 * part *
+    part values) of the (x, y) offset of every bin: its class's offsets at part
+    floor(ph / pooled * part) (in the data's type, as MXNet computes it)."""
+    part_at = torch.floor(torch.arange(pooled, dtype=dt) / pooled * part).long()
+    cls = torch.arange(output_dim) // (output_dim // num_classes)
+    xy = torch.arange(2)
+    return (((cls.view(-1, 1, 1, 1) * 2 + xy.view(1, 2, 1, 1)) * part +
+             part_at.view(1, 1, -1, 1)) * part + part_at.view(1, 1, 1, -1)).to(device)
+
+
+@functools.lru_cache(maxsize=64)
+def _xy_grid(size, dt, device):
+    """(2, size, size): the column index (x) and the row index (y) of every cell."""
+    i = torch.arange(size, dtype=dt)
+    return torch.stack((i.view(1, -1).expand(size, size), i.view(-1, 1).expand(size, size))) \
+        .to(device)
 
 
 @register('_contrib_PSROIPooling', named_outputs=True, merges=False, inputs=('data', 'rois'),
@@ -1083,7 +1103,7 @@ def psroi_pooling(data, rois, *, spatial_scale, output_dim, pooled_size, group_s
     # box sums from a summed-area table (computed in float64 for accuracy): its four corners
     # (R, y start/end, x start/end, out, p, p) read in one gather
     sat = F.pad(data.double().cumsum(2).cumsum(3), (1, 0, 1, 0))
-    chan = _group_channels(output_dim, p, group, dev)          # (out, p, p)
+    chan = _group_channels(output_dim, p, group, dt, dev)      # (out, p, p)
     plane = (batch.view(-1, 1, 1, 1) * c + chan) * ((h + 1) * (w + 1))
     at = ys.view(num, 2, 1, 1, p, 1) * (w + 1) + xs.view(num, 1, 2, 1, 1, p) + \
         plane.view(num, 1, 1, output_dim, p, p)
@@ -1127,52 +1147,41 @@ def deformable_psroi_pooling(data, rois, trans=None, *, spatial_scale, output_di
     num = r.shape[0]
     scale = torch.tensor(spatial_scale, dtype=_F32).to(dt)
     batch = r[:, 0].long().clamp(0, n - 1)
-    sw = _round_half_away(r[:, 1]) * scale - 0.5
-    sh = _round_half_away(r[:, 2]) * scale - 0.5
-    ew = (_round_half_away(r[:, 3]) + 1.) * scale - 0.5
-    eh = (_round_half_away(r[:, 4]) + 1.) * scale - 0.5
-    rw = torch.clamp(ew - sw, min=0.1)
-    rh = torch.clamp(eh - sh, min=0.1)
-    bh, bw = rh / p, rw / p
-    sub_h, sub_w = bh / s, bw / s
-    pidx = torch.arange(p, dtype=dt, device=dev)
-    part_h = torch.floor(pidx / p * part).long()
-    part_w = part_h
-    if no_trans:
-        tx = ty = torch.zeros(num, output_dim, p, p, dtype=dt, device=dev)
+    corners = _round_half_away(r[:, 1:5])                     # x1, y1, x2, y2
+    corners[:, 2:] += 1.
+    corners = corners * scale - 0.5
+    start = corners[:, :2].reshape(num, 1, 2, 1, 1)           # x, y
+    size = (corners[:, 2:] - corners[:, :2]).clamp_(min=0.1)  # roi width, height
+    bins = size / p
+    # each bin's first sample (R, out, x/y, p, p): its place in the roi plus the roi-sized
+    # offset of its class and part
+    first = _xy_grid(p, dt, dev) * bins.view(num, 1, 2, 1, 1) + start
+    if not no_trans:
+        moved = trans.reshape(num, -1)[:, _trans_index(output_dim, trans.shape[1] // 2, p, part,
+                                                        dt, dev)] * trans_std
+        first = first + moved * size.view(num, 1, 2, 1, 1)
     else:
-        num_classes = trans.shape[1] // 2
-        each = output_dim // num_classes
-        cls = torch.arange(output_dim, device=dev) // each
-        t = trans.reshape(num, num_classes, 2, part, part)
-        sel = t[:, cls][:, :, :, part_h][:, :, :, :, part_w]       # (R, out, 2, p, p)
-        tx, ty = sel[:, :, 0] * trans_std, sel[:, :, 1] * trans_std
-    wstart = pidx.view(1, 1, 1, p) * bw.view(-1, 1, 1, 1) + sw.view(-1, 1, 1, 1) + \
-        tx * rw.view(-1, 1, 1, 1)
-    hstart = pidx.view(1, 1, p, 1) * bh.view(-1, 1, 1, 1) + sh.view(-1, 1, 1, 1) + \
-        ty * rh.view(-1, 1, 1, 1)
-    i = torch.arange(s, dtype=dt, device=dev)
-    ww = wstart.unsqueeze(-1).unsqueeze(-1) + i.view(1, 1, 1, 1, 1, s) * \
-        sub_w.view(-1, 1, 1, 1, 1, 1)                               # (R, out, p, p, 1, S)
-    hh = hstart.unsqueeze(-1).unsqueeze(-1) + i.view(1, 1, 1, 1, s, 1) * \
-        sub_h.view(-1, 1, 1, 1, 1, 1)                               # (R, out, p, p, S, 1)
-    ww, hh = torch.broadcast_tensors(ww, hh)
-    ok = (ww >= -0.5) & (ww <= w - 0.5) & (hh >= -0.5) & (hh <= h - 0.5)
+        first = first.expand(num, output_dim, 2, p, p)
+    # the samples (R, out, x/y, p, p, S, S)
+    pos = first.unsqueeze(-1).unsqueeze(-1) + \
+        (_xy_grid(s, dt, dev) * (bins / s).view(num, 2, 1, 1)).view(num, 1, 2, 1, 1, s, s)
+    xs, ys = pos[:, :, 0], pos[:, :, 1]
+    ok = (pos >= -0.5).all(2) & (xs <= w - 0.5) & (ys <= h - 0.5)
     # MXNet's trans gradient ignores the clamp into the map
-    wc = ww + (ww.detach().clamp(0, w - 1) - ww.detach())
-    hc = hh + (hh.detach().clamp(0, h - 1) - hh.detach())
-    x0, y0 = wc.detach().floor(), hc.detach().floor()
-    x1, y1 = wc.detach().ceil(), hc.detach().ceil()
-    dx, dy = wc - x0, hc - y0
-    chan = _group_channels(output_dim, p, group_size, dev)
-    plane = ((batch.view(-1, 1, 1, 1) * c + chan.unsqueeze(0)) * (h * w)).unsqueeze(-1) \
-        .unsqueeze(-1)
-    flat = data.reshape(-1)
-
-    def at(yy, xx):
-        return flat[(plane + yy.long() * w + xx.long()).reshape(-1)].view(ww.shape)
-    val = (1 - dx) * (1 - dy) * at(y0, x0) + (1 - dx) * dy * at(y1, x0) + \
-        dx * (1 - dy) * at(y0, x1) + dx * dy * at(y1, x1)
+    held = pos.detach()
+    clamped = held.clone()
+    clamped[:, :, 0].clamp_(0, w - 1)
+    clamped[:, :, 1].clamp_(0, h - 1)
+    pos = pos + (clamped - held)
+    low = pos.detach().floor()
+    frac = pos - low
+    ends = torch.stack((low, pos.detach().ceil())).long()     # (low/high, R, out, x/y, ...)
+    chan = _group_channels(output_dim, p, group_size, dt, dev)
+    plane = ((batch.view(-1, 1, 1, 1) * c + chan) * (h * w)).view(num, output_dim, p, p, 1, 1)
+    at = ends[:, :, :, 1].unsqueeze(1) * w + ends[:, :, :, 0].unsqueeze(0) + plane
+    v = data.reshape(-1)[at.reshape(-1)].view(at.shape)       # (y low/high, x low/high, ...)
+    fx, fy = frac[:, :, 0], frac[:, :, 1]
+    val = (v * torch.stack((1 - fy, fy)).unsqueeze(1) * torch.stack((1 - fx, fx))).sum((0, 1))
     okf = ok.to(dt)
     count = okf.sum((-1, -2))
     total = (val * okf).sum((-1, -2))
