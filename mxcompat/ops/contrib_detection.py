@@ -1278,54 +1278,60 @@ def bilinear_resize2d(data, like=None, *, height, width, scale_height, scale_wid
 # Deformable convolutions
 # ---------------------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=64)
+def _deform_grid(kernel, stride, pad, dilate, ho, wo, h, w, dt, device):
+    """The regular positions (kh*kw, y/x, Ho, Wo) of a convolution's kernel taps, with the
+    map's (height, width) and its last (row, column), shaped (2, 1, 1) to compare them with
+    (on ``device``, made once per arguments)."""
+    kh, kw = kernel
+    ty = (torch.arange(kh) * dilate[0]).repeat_interleave(kw).view(-1, 1, 1)
+    tx = (torch.arange(kw) * dilate[1]).repeat(kh).view(-1, 1, 1)
+    ys = ty + (torch.arange(ho) * stride[0] - pad[0]).view(1, -1, 1)
+    xs = tx + (torch.arange(wo) * stride[1] - pad[1]).view(1, 1, -1)
+    base = torch.stack(torch.broadcast_tensors(ys, xs), 1).to(dt)
+    size = torch.tensor([h, w], dtype=dt).view(2, 1, 1)
+    return base.to(device), size.to(device), (size - 1).to(device)
+
+
 def _sample_deformable(data, offset, mask, kernel, stride, pad, dilate, groups, modulated):
     """Deformable im2col: columns (N, C, kh*kw, Ho, Wo) of bilinear samples at the kernel taps
-    shifted by ``offset`` (N, groups*2*kh*kw, Ho, Wo), times ``mask`` if given."""
+    shifted by ``offset`` (N, groups*2*kh*kw, Ho, Wo), times ``mask`` if given. y and x run
+    stacked, and the four corners of every sample are read in one gather."""
     n, c, h, w = data.shape
-    kh, kw = kernel
+    k = kernel[0] * kernel[1]
     ho, wo = offset.shape[2], offset.shape[3]
-    dt, dev = data.dtype, data.device
-    k = kh * kw
-    off = offset.reshape(n, groups, k, 2, ho, wo)
-    base_y = (torch.arange(ho, device=dev) * stride[0] - pad[0]).view(1, ho, 1) + \
-        (torch.arange(kh, device=dev) * dilate[0]).repeat_interleave(kw).view(k, 1, 1)
-    base_x = (torch.arange(wo, device=dev) * stride[1] - pad[1]).view(1, 1, wo) + \
-        (torch.arange(kw, device=dev) * dilate[1]).repeat(kh).view(k, 1, 1)
-    y = base_y.to(dt) + off[:, :, :, 0]                             # (N, G, k, Ho, Wo)
-    x = base_x.to(dt) + off[:, :, :, 1]
+    dt = data.dtype
+    base, size, last = _deform_grid(tuple(kernel), tuple(stride), tuple(pad), tuple(dilate),
+                                    ho, wo, h, w, dt, data.device)
+    pos = base + offset.reshape(n, groups, k, 2, ho, wo)           # (N, G, k, y/x, Ho, Wo)
     if modulated:
-        ok = (y > -1) & (x > -1) & (y < h) & (x < w)
-        y0, x0 = y.detach().floor(), x.detach().floor()
-        ly, lx = y - y0, x - x0
-        corners = []
-        for cy, cx, wt in ((y0, x0, (1 - ly) * (1 - lx)), (y0, x0 + 1, (1 - ly) * lx),
-                           (y0 + 1, x0, ly * (1 - lx)), (y0 + 1, x0 + 1, ly * lx)):
-            inside = (cy >= 0) & (cx >= 0) & (cy <= h - 1) & (cx <= w - 1) & ok
-            corners.append((cy.clamp(0, h - 1).long(), cx.clamp(0, w - 1).long(),
-                            wt * inside.to(dt)))
+        # MXNet's modulated sampling: corners outside the map read 0
+        ok = ((pos > -1) & (pos < size)).all(3)
+        low = pos.detach().floor()
+        frac = pos - low
+        ends = torch.stack((low, low + 1))                          # (low/high, N, G, k, y/x, ..)
+        inside = (ends >= 0) & (ends <= last)
+        valid = inside[:, :, :, :, 0].unsqueeze(1) & inside[:, :, :, :, 1].unsqueeze(0) & ok
+        ends = torch.minimum(ends.clamp(min=0), last)
     else:
-        ok = (y >= 0) & (x >= 0) & (y < h) & (x < w)
-        yc, xc = y.clamp(min=0), x.clamp(min=0)
-        y0, x0 = yc.detach().floor(), xc.detach().floor()
-        y_edge, x_edge = y0 >= h - 1, x0 >= w - 1
-        y0 = y0.clamp(max=h - 1)
-        x0 = x0.clamp(max=w - 1)
-        ly = torch.where(y_edge, torch.zeros_like(yc), yc - y0)
-        lx = torch.where(x_edge, torch.zeros_like(xc), xc - x0)
-        y1 = torch.where(y_edge, y0, y0 + 1)
-        x1 = torch.where(x_edge, x0, x0 + 1)
-        okf = ok.to(dt)
-        corners = [(y0.long(), x0.long(), (1 - ly) * (1 - lx) * okf),
-                   (y0.long(), x1.long(), (1 - ly) * lx * okf),
-                   (y1.long(), x0.long(), ly * (1 - lx) * okf),
-                   (y1.long(), x1.long(), ly * lx * okf)]
+        # MXNet's deformable sampling: a sample in the map whose low corner is on the last row
+        # (column) reads that row (column) alone
+        valid = ((pos >= 0) & (pos < size)).all(3)
+        held = pos.clamp(min=0)
+        low = torch.minimum(held.detach().floor(), last)
+        edge = low >= last
+        frac = torch.where(edge, 0., held - low)
+        ends = torch.stack((low, torch.where(edge, low, low + 1)))
+    axis = torch.stack((1 - frac, frac))                            # (low/high, N, G, k, y/x, ..)
+    wts = axis[:, :, :, :, 0].unsqueeze(1) * axis[:, :, :, :, 1].unsqueeze(0) * valid.to(dt)
+    ends = ends.long()
+    at = ends[:, :, :, :, 0].unsqueeze(1) * w + ends[:, :, :, :, 1].unsqueeze(0)
     cg = c // groups
-    planes = data.reshape(n, groups, cg, h * w)
-    cols = 0
-    for cy, cx, wt in corners:
-        idx = (cy * w + cx).reshape(n, groups, 1, k * ho * wo).expand(n, groups, cg, k * ho * wo)
-        vals = torch.gather(planes, 3, idx).reshape(n, groups, cg, k, ho, wo)
-        cols = cols + vals * wt.unsqueeze(2)
+    m = 4 * k * ho * wo
+    at = at.permute(2, 3, 0, 1, 4, 5, 6).reshape(n, groups, 1, m).expand(n, groups, cg, m)
+    vals = torch.gather(data.reshape(n, groups, cg, h * w), 3, at)
+    cols = (vals.view(n, groups, cg, 2, 2, k, ho, wo) *
+            wts.permute(2, 3, 0, 1, 4, 5, 6).unsqueeze(2)).sum((3, 4))
     if mask is not None:
         cols = cols * mask.reshape(n, groups, 1, k, ho, wo)
     return cols.reshape(n, c, k, ho, wo)
