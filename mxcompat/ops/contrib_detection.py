@@ -1034,6 +1034,13 @@ def _round_half_away(t):
 
 
 @functools.lru_cache(maxsize=64)
+def _axis_values(values, trailing, dt, device):
+    """``values`` (one per stacked axis: x/y or y/x) shaped (len(values),) + (1,) * trailing,
+    to compare stacked coordinates with (on ``device``, made once per arguments)."""
+    return torch.tensor(values, dtype=dt).view((-1,) + (1,) * trailing).to(device)
+
+
+@functools.lru_cache(maxsize=64)
 def _group_channels(ctop, pooled, group_size, dt, device):
     """MXNet's (ctop * group + gh) * group + gw input channel of every (ctop, ph, pw) bin, with
     gh = floor(ph * group_size / pooled) in the data's type, clamped into the groups (int64 on
@@ -1091,14 +1098,12 @@ def psroi_pooling(data, rois, *, spatial_scale, output_dim, pooled_size, group_s
     corners[:, 2:] += 1.
     corners = corners * scale
     start = corners[:, :2]                                    # (R, 2): w, h
-    bins = (corners[:, 2:] - start).clamp_(min=0.1) / p
+    bins = (corners[:, 2:] - start).clamp(min=0.1) / p
     edges = torch.arange(p + 1, dtype=dt, device=dev) * bins.unsqueeze(-1) + \
         start.unsqueeze(-1)                                   # (R, 2, p + 1)
     # bin bounds (R, start/end, w/h, p): floor of the start, ceil of the end, in the map
     bounds = torch.stack((edges[..., :p].floor(), edges[..., 1:].ceil()), 1)
-    bounds[:, :, 0].clamp_(0, w)
-    bounds[:, :, 1].clamp_(0, h)
-    bounds = bounds.long()
+    bounds = torch.minimum(bounds.clamp(min=0), _axis_values((w, h), 1, dt, dev)).long()
     xs, ys = bounds[:, :, 0], bounds[:, :, 1]                 # (R, 2, p)
     # box sums from a summed-area table (computed in float64 for accuracy): its four corners
     # (R, y start/end, x start/end, out, p, p) read in one gather
@@ -1151,7 +1156,7 @@ def deformable_psroi_pooling(data, rois, trans=None, *, spatial_scale, output_di
     corners[:, 2:] += 1.
     corners = corners * scale - 0.5
     start = corners[:, :2].reshape(num, 1, 2, 1, 1)           # x, y
-    size = (corners[:, 2:] - corners[:, :2]).clamp_(min=0.1)  # roi width, height
+    size = (corners[:, 2:] - corners[:, :2]).clamp(min=0.1)   # roi width, height
     bins = size / p
     # each bin's first sample (R, out, x/y, p, p): its place in the roi plus the roi-sized
     # offset of its class and part
@@ -1169,10 +1174,8 @@ def deformable_psroi_pooling(data, rois, trans=None, *, spatial_scale, output_di
     ok = (pos >= -0.5).all(2) & (xs <= w - 0.5) & (ys <= h - 0.5)
     # MXNet's trans gradient ignores the clamp into the map
     held = pos.detach()
-    clamped = held.clone()
-    clamped[:, :, 0].clamp_(0, w - 1)
-    clamped[:, :, 1].clamp_(0, h - 1)
-    pos = pos + (clamped - held)
+    pos = pos + (torch.minimum(held.clamp(min=0), _axis_values((w - 1, h - 1), 4, dt, dev)) -
+                 held)
     low = pos.detach().floor()
     frac = pos - low
     ends = torch.stack((low, pos.detach().ceil())).long()     # (low/high, R, out, x/y, ...)
@@ -1279,18 +1282,15 @@ def bilinear_resize2d(data, like=None, *, height, width, scale_height, scale_wid
 # ---------------------------------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=64)
-def _deform_grid(kernel, stride, pad, dilate, ho, wo, h, w, dt, device):
-    """The regular positions (kh*kw, y/x, Ho, Wo) of a convolution's kernel taps, with the
-    map's (height, width) and its last (row, column), shaped (2, 1, 1) to compare them with
-    (on ``device``, made once per arguments)."""
+def _deform_grid(kernel, stride, pad, dilate, ho, wo, dt, device):
+    """The regular positions (kh*kw, y/x, Ho, Wo) of a convolution's kernel taps (on
+    ``device``, made once per arguments)."""
     kh, kw = kernel
     ty = (torch.arange(kh) * dilate[0]).repeat_interleave(kw).view(-1, 1, 1)
     tx = (torch.arange(kw) * dilate[1]).repeat(kh).view(-1, 1, 1)
     ys = ty + (torch.arange(ho) * stride[0] - pad[0]).view(1, -1, 1)
     xs = tx + (torch.arange(wo) * stride[1] - pad[1]).view(1, 1, -1)
-    base = torch.stack(torch.broadcast_tensors(ys, xs), 1).to(dt)
-    size = torch.tensor([h, w], dtype=dt).view(2, 1, 1)
-    return base.to(device), size.to(device), (size - 1).to(device)
+    return torch.stack(torch.broadcast_tensors(ys, xs), 1).to(device, dt)
 
 
 def _sample_deformable(data, offset, mask, kernel, stride, pad, dilate, groups, modulated):
@@ -1301,8 +1301,9 @@ def _sample_deformable(data, offset, mask, kernel, stride, pad, dilate, groups, 
     k = kernel[0] * kernel[1]
     ho, wo = offset.shape[2], offset.shape[3]
     dt = data.dtype
-    base, size, last = _deform_grid(tuple(kernel), tuple(stride), tuple(pad), tuple(dilate),
-                                    ho, wo, h, w, dt, data.device)
+    dev = data.device
+    base = _deform_grid(tuple(kernel), tuple(stride), tuple(pad), tuple(dilate), ho, wo, dt, dev)
+    size, last = _axis_values((h, w), 2, dt, dev), _axis_values((h - 1, w - 1), 2, dt, dev)
     pos = base + offset.reshape(n, groups, k, 2, ho, wo)           # (N, G, k, y/x, Ho, Wo)
     if modulated:
         # MXNet's modulated sampling: corners outside the map read 0
