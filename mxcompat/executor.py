@@ -248,7 +248,18 @@ class Executor:
                 ins.append(t)
         else:
             ins = [a._t for a, _ in self._feed]
-        graph = self._graph
+        outs = self._call(ins, is_train, need_grad)
+        self._store_outputs(outs)
+        # each output array's tensor and version as this forward left it: backward finds the
+        # arrays the caller changed in place since
+        self._recorded = (outs, leaves, grad_index, [(o._t, o._t._version) for o in
+                                                    self._outputs]) if need_grad else None
+        return self._outputs
+
+    def _call(self, ins, is_train, need_grad):
+        """The graph's output tensors for input tensors ``ins``, run with the training flag,
+        grad mode, recording and default context of a forward (monitored where a monitor is
+        installed)."""
         prev_train = autograd.set_training(is_train)
         prev_grad = torch.is_grad_enabled()
         _set_grad_enabled(need_grad)
@@ -258,21 +269,32 @@ class Executor:
         prev_ctx = swap_context(self._ctx)
         try:
             if self._monitor is None:
-                outs = graph(ins)
-            else:
-                outs = self._run_monitored(graph, ins, need_grad)
+                return self._graph(ins)
+            return self._run_monitored(self._graph, ins, need_grad)
         finally:
             swap_context(prev_ctx)
             if need_grad:
                 autograd.swap_recording(prev_rec)
             _set_grad_enabled(prev_grad)
             autograd.set_training(prev_train)
-        self._store_outputs(outs)
-        # each output array's tensor and version as this forward left it: backward finds the
-        # arrays the caller changed in place since
-        self._recorded = (outs, leaves, grad_index, [(o._t, o._t._version) for o in
-                                                    self._outputs]) if need_grad else None
-        return self._outputs
+
+    def _map_forward(self, name, batch, is_train):
+        """The first outputs of forwards in which argument ``name`` takes each value along the
+        leading axis of ``batch`` (the other inputs as bound), stacked: one torch.func.vmap
+        call that records no graph and writes no output array (numeric_grad's batches). It
+        raises where the graph cannot be mapped: random operators, values read on the host,
+        in-place updates of auxiliary states, an installed monitor."""
+        if self._monitor is not None:
+            raise MXNetError('a monitored executor runs its forwards one by one')
+        at = [i for i, n in enumerate(self._symbol.list_inputs()) if n == name]
+        bound = [a._t for a, _ in self._feed]
+
+        def first_output(value):
+            ins = list(bound)
+            for i in at:
+                ins[i] = value
+            return self._call(ins, is_train, False)[0]
+        return torch.func.vmap(first_output)(batch)
 
     def backward(self, out_grads=None, is_train=True):
         """Do backward pass to get the gradient of arguments.

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 import numpy as np
 import numpy.random as rnd
 import numpy.testing as npt
+import torch
 
 import mxcompat as mx
 from .base import BFLOAT16_NP as _BF16
@@ -618,10 +619,68 @@ def _parse_aux_states(sym, aux_states, ctx, dtype=default_dtype()):
     return {k: _as_nd(np.asarray(_as_numpy(v)), ctx, dtype) for k, v in aux_states.items()}
 
 
+# elements of the inputs and outputs of the forwards one mapped call of numeric_grad runs
+_NUMERIC_BATCH_ELEMENTS = 1 << 22
+
+
+def _mapped_differences(executor, name, plus, minus, is_train):
+    """Sums of the first output's differences between the forwards at ``plus`` and at
+    ``minus`` (numpy arrays of the values element i takes in turn) of argument ``name``, in
+    batches of copies of the argument run as one vmapped forward each."""
+    arr = executor.arg_dict[name]._t.detach()
+    dev, total = arr.device, plus.size
+    per_forward = sum(a._t.numel() for a in executor.arg_arrays + executor.aux_arrays
+                      if a is not None) + \
+        sum(o._t.numel() for o in executor.outputs[:1])
+    chunk = max(1, min(total, _NUMERIC_BATCH_ELEMENTS // (2 * per_forward)))
+    base = arr.reshape(1, -1)
+    sums = []
+    for start in range(0, total, chunk):
+        stop = min(total, start + chunk)
+        b = stop - start
+        batch = base.repeat(2 * b, 1)
+        moved = torch.arange(start, stop, device=dev).repeat(2)
+        values = np.concatenate([plus[start:stop], minus[start:stop]])
+        batch[torch.arange(2 * b, device=dev), moved] = torch.from_numpy(values).to(dev, arr.dtype)
+        out = executor._map_forward(  # pylint: disable=protected-access
+            name, batch.view((2 * b,) + tuple(arr.shape)), is_train)
+        sums.append((out[:b] - out[b:]).reshape(b, -1).sum(1))
+    return torch.cat(sums)
+
+
+def _stepped_differences(executor, name, plus, minus, original, forward):
+    """As :func:`_mapped_differences`, one forward per moved value (``forward()`` returns the
+    first output), each element of the bound array set in place and then restored."""
+    t = executor.arg_dict[name]._t.detach()
+    if t.is_contiguous():
+        put = t.view(-1).__setitem__
+    else:
+        put = lambda i, value: t.__setitem__(np.unravel_index(i, t.shape), value)
+    sums = None
+    for i, (p, m, o) in enumerate(zip(plus.tolist(), minus.tolist(), original.tolist())):
+        put(i, p)
+        f_plus = forward().clone()
+        put(i, m)
+        f_minus = forward()
+        if sums is None:
+            sums = f_minus.new_empty(plus.size)
+        sums[i] = f_plus.sub_(f_minus).sum()
+        put(i, o)
+    return sums
+
+
 def numeric_grad(executor, location, aux_states=None, eps=1e-4, use_forward_train=True,
                  dtype=default_dtype()):
     """Calculates a numeric gradient of the sum of ``executor.outputs[0]`` by central
     differences.
+
+    Element i of an argument takes the value ``x + eps/2`` and then that minus ``eps``
+    (computed in float64 and rounded to the argument's type, as MXNet's NumPy does). The
+    forwards run in batches of moved copies of the argument (``torch.func.vmap`` over the
+    executor's graph), and the differences are summed where the executor runs; a graph that
+    cannot be mapped (random operators, values read on the host, updates of auxiliary
+    states) runs one forward per moved value. Either way the executor's arrays hold their
+    values again afterwards.
 
     Parameters
     ----------
@@ -640,33 +699,38 @@ def numeric_grad(executor, location, aux_states=None, eps=1e-4, use_forward_trai
     """
     assert dtype in (np.float16, np.float32, np.float64)
     arg_dict = executor.arg_dict
-    grads = {k: np.zeros(v.shape, dtype=dtype) for k, v in location.items()}
     for k, v in location.items():
         arg_dict[k][:] = mx.nd.array(v, dtype=dtype)
-    location = {k: np.asarray(v, order='C') for k, v in location.items()}
+    aux_dict = executor.aux_dict
+    aux = None if aux_states is None else {
+        k: mx.nd.array(v, ctx=aux_dict[k].context, dtype=aux_dict[k].dtype)
+        for k, v in aux_states.items()}
 
-    def loss_at(name, value):
-        arg_dict[name][:] = mx.nd.array(value, dtype=dtype)
-        if aux_states is not None:
-            for key, val in aux_states.items():
-                executor.aux_dict[key][:] = val
-        executor.forward(is_train=use_forward_train)
-        return executor.outputs[0].asnumpy()
+    def restore_aux():
+        for key, val in (aux or {}).items():
+            aux_dict[key][:] = val
 
+    def forward():
+        restore_aux()
+        # a training forward that records no graph: nothing runs backward through it
+        return executor._run(use_forward_train, False)[0]._t  # pylint: disable=protected-access
+
+    grads = {}
     for k, v in location.items():
-        if v.dtype.kind != 'f':
+        v = np.asarray(v)
+        grads[k] = np.zeros(v.shape, dtype=dtype)
+        if v.dtype.kind != 'f' or not v.size:
             continue
-        flat = v.reshape(-1)
-        original = v.copy()
-        for i in range(flat.size):
-            old = flat[i]
-            flat[i] += eps / 2.0
-            f_plus = loss_at(k, v)
-            flat[i] -= eps
-            f_minus = loss_at(k, v)
-            grads[k].reshape(-1)[i] = (f_plus - f_minus).sum() / eps
-            flat[i] = old
-        arg_dict[k][:] = mx.nd.array(original, dtype=dtype)
+        plus = (v.reshape(-1).astype(np.float64) + eps / 2.0).astype(v.dtype)
+        minus = (plus.astype(np.float64) - eps).astype(v.dtype)
+        plus, minus = plus.astype(dtype), minus.astype(dtype)
+        try:
+            restore_aux()  # the states as given, for every mapped forward
+            sums = _mapped_differences(executor, k, plus, minus, use_forward_train)
+        except Exception:  # pylint: disable=broad-except
+            sums = _stepped_differences(executor, k, plus, minus,
+                                        v.reshape(-1).astype(dtype), forward)
+        grads[k][...] = (sums.cpu().numpy() / eps).reshape(v.shape)
     return grads
 
 

@@ -9,6 +9,7 @@ as one vectorized step per kept box; everything else is batched torch. Where MXN
 float32 on purpose (anchor generation, proposals), so do we. Operators whose gradient MXNet
 defines as zero (box_iou, bipartite_matching, MultiBox*, Proposal) give zero gradients.
 """
+import functools
 import math
 
 import numpy as np
@@ -1032,13 +1033,42 @@ def _round_half_away(t):
     return torch.sign(t) * torch.floor(t.abs() + 0.5)
 
 
-def _group_channels(ctop, ph_n, pw_n, group_size, dt, dev):
-    """MXNet's (ctop * group + gh) * group + gw channel of every (ctop, ph, pw) bin."""
-    gh = torch.floor(torch.arange(ph_n, dtype=dt, device=dev) * group_size / ph_n).long()
-    gw = torch.floor(torch.arange(pw_n, dtype=dt, device=dev) * group_size / pw_n).long()
-    gh, gw = gh.clamp(0, group_size - 1), gw.clamp(0, group_size - 1)
-    c = torch.arange(ctop, device=dev).view(-1, 1, 1)
-    return (c * group_size + gh.view(1, -1, 1)) * group_size + gw.view(1, 1, -1)
+@functools.lru_cache(maxsize=64)
+def _axis_values(values, trailing, dt, device):
+    """``values`` (one per stacked axis: x/y or y/x) shaped (len(values),) + (1,) * trailing,
+    to compare stacked coordinates with (on ``device``, made once per arguments)."""
+    return torch.tensor(values, dtype=dt).view((-1,) + (1,) * trailing).to(device)
+
+
+@functools.lru_cache(maxsize=64)
+def _group_channels(ctop, pooled, group_size, dt, device):
+    """MXNet's (ctop * group + gh) * group + gw input channel of every (ctop, ph, pw) bin, with
+    gh = floor(ph * group_size / pooled) in the data's type, clamped into the groups (int64 on
+    ``device``, made once per arguments)."""
+    g = torch.floor(torch.arange(pooled, dtype=dt) * group_size / pooled).long() \
+        .clamp(0, group_size - 1)
+    c = torch.arange(ctop).view(-1, 1, 1)
+    return ((c * group_size + g.view(1, -1, 1)) * group_size + g.view(1, 1, -1)).to(device)
+
+
+@functools.lru_cache(maxsize=64)
+def _trans_index(output_dim, num_classes, pooled, part, dt, device):
+    """Index (output_dim, 2, pooled, pooled) into a roi's ``trans`` (num_classes * 2 * part *
+    part values) of the (x, y) offset of every bin: its class's offsets at part
+    floor(ph / pooled * part) (in the data's type, as MXNet computes it)."""
+    part_at = torch.floor(torch.arange(pooled, dtype=dt) / pooled * part).long()
+    cls = torch.arange(output_dim) // (output_dim // num_classes)
+    xy = torch.arange(2)
+    return (((cls.view(-1, 1, 1, 1) * 2 + xy.view(1, 2, 1, 1)) * part +
+             part_at.view(1, 1, -1, 1)) * part + part_at.view(1, 1, 1, -1)).to(device)
+
+
+@functools.lru_cache(maxsize=64)
+def _xy_grid(size, dt, device):
+    """(2, size, size): the column index (x) and the row index (y) of every cell."""
+    i = torch.arange(size, dtype=dt)
+    return torch.stack((i.view(1, -1).expand(size, size), i.view(-1, 1).expand(size, size))) \
+        .to(device)
 
 
 @register('_contrib_PSROIPooling', named_outputs=True, merges=False, inputs=('data', 'rois'),
@@ -1064,32 +1094,29 @@ def psroi_pooling(data, rois, *, spatial_scale, output_dim, pooled_size, group_s
     num = r.shape[0]
     scale = torch.tensor(spatial_scale, dtype=_F32).to(dt)
     batch = r[:, 0].long().clamp(0, n - 1)
-    sw = _round_half_away(r[:, 1]) * scale
-    sh = _round_half_away(r[:, 2]) * scale
-    ew = (_round_half_away(r[:, 3]) + 1.) * scale
-    eh = (_round_half_away(r[:, 4]) + 1.) * scale
-    rw = torch.clamp(ew - sw, min=0.1)
-    rh = torch.clamp(eh - sh, min=0.1)
-    bh, bw = rh / p, rw / p
-    idx = torch.arange(p, dtype=dt, device=dev)
-    hs = torch.floor(idx * bh.view(-1, 1) + sh.view(-1, 1)).long().clamp(0, h)
-    he = torch.ceil((idx + 1) * bh.view(-1, 1) + sh.view(-1, 1)).long().clamp(0, h)
-    ws = torch.floor(idx * bw.view(-1, 1) + sw.view(-1, 1)).long().clamp(0, w)
-    we = torch.ceil((idx + 1) * bw.view(-1, 1) + sw.view(-1, 1)).long().clamp(0, w)
-    chan = _group_channels(output_dim, p, p, group, dt, dev)          # (out, p, p)
-    # box sums from a summed-area table (computed in float64 for accuracy)
+    corners = _round_half_away(r[:, 1:5])                     # x1, y1, x2, y2
+    corners[:, 2:] += 1.
+    corners = corners * scale
+    start = corners[:, :2]                                    # (R, 2): w, h
+    bins = (corners[:, 2:] - start).clamp(min=0.1) / p
+    edges = torch.arange(p + 1, dtype=dt, device=dev) * bins.unsqueeze(-1) + \
+        start.unsqueeze(-1)                                   # (R, 2, p + 1)
+    # bin bounds (R, start/end, w/h, p): floor of the start, ceil of the end, in the map
+    bounds = torch.stack((edges[..., :p].floor(), edges[..., 1:].ceil()), 1)
+    bounds = torch.minimum(bounds.clamp(min=0), _axis_values((w, h), 1, dt, dev)).long()
+    xs, ys = bounds[:, :, 0], bounds[:, :, 1]                 # (R, 2, p)
+    # box sums from a summed-area table (computed in float64 for accuracy): its four corners
+    # (R, y start/end, x start/end, out, p, p) read in one gather
     sat = F.pad(data.double().cumsum(2).cumsum(3), (1, 0, 1, 0))
-    plane = (batch.view(-1, 1, 1, 1) * c + chan.unsqueeze(0)) * ((h + 1) * (w + 1))
-    hs_, he_ = hs.view(num, 1, p, 1), he.view(num, 1, p, 1)
-    ws_, we_ = ws.view(num, 1, 1, p), we.view(num, 1, 1, p)
-    flat = sat.reshape(-1)
-
-    def at(yy, xx):
-        return flat[(plane + yy * (w + 1) + xx).reshape(-1)].view(num, output_dim, p, p)
-    total = at(he_, we_) - at(hs_, we_) - at(he_, ws_) + at(hs_, ws_)
-    area = ((he_ - hs_) * (we_ - ws_)).to(torch.float64)
-    empty = (he_ <= hs_) | (we_ <= ws_)
-    out = torch.where(empty, torch.zeros_like(total), total / area.clamp(min=1))
+    chan = _group_channels(output_dim, p, group, dt, dev)      # (out, p, p)
+    plane = (batch.view(-1, 1, 1, 1) * c + chan) * ((h + 1) * (w + 1))
+    at = ys.view(num, 2, 1, 1, p, 1) * (w + 1) + xs.view(num, 1, 2, 1, 1, p) + \
+        plane.view(num, 1, 1, output_dim, p, p)
+    v = sat.reshape(-1)[at.reshape(-1)].view(num, 2, 2, output_dim, p, p)
+    total = v[:, 1, 1] - v[:, 0, 1] - v[:, 1, 0] + v[:, 0, 0]
+    size = bounds[:, 1] - bounds[:, 0]                        # (R, w/h, p)
+    area = size[:, 1].view(num, 1, p, 1) * size[:, 0].view(num, 1, 1, p)
+    out = torch.where(area > 0, total / area.clamp(min=1), 0.)
     return out.to(dt)
 
 
@@ -1125,52 +1152,39 @@ def deformable_psroi_pooling(data, rois, trans=None, *, spatial_scale, output_di
     num = r.shape[0]
     scale = torch.tensor(spatial_scale, dtype=_F32).to(dt)
     batch = r[:, 0].long().clamp(0, n - 1)
-    sw = _round_half_away(r[:, 1]) * scale - 0.5
-    sh = _round_half_away(r[:, 2]) * scale - 0.5
-    ew = (_round_half_away(r[:, 3]) + 1.) * scale - 0.5
-    eh = (_round_half_away(r[:, 4]) + 1.) * scale - 0.5
-    rw = torch.clamp(ew - sw, min=0.1)
-    rh = torch.clamp(eh - sh, min=0.1)
-    bh, bw = rh / p, rw / p
-    sub_h, sub_w = bh / s, bw / s
-    pidx = torch.arange(p, dtype=dt, device=dev)
-    part_h = torch.floor(pidx / p * part).long()
-    part_w = part_h
-    if no_trans:
-        tx = ty = torch.zeros(num, output_dim, p, p, dtype=dt, device=dev)
+    corners = _round_half_away(r[:, 1:5])                     # x1, y1, x2, y2
+    corners[:, 2:] += 1.
+    corners = corners * scale - 0.5
+    start = corners[:, :2].reshape(num, 1, 2, 1, 1)           # x, y
+    size = (corners[:, 2:] - corners[:, :2]).clamp(min=0.1)   # roi width, height
+    bins = size / p
+    # each bin's first sample (R, out, x/y, p, p): its place in the roi plus the roi-sized
+    # offset of its class and part
+    first = _xy_grid(p, dt, dev) * bins.view(num, 1, 2, 1, 1) + start
+    if not no_trans:
+        moved = trans.reshape(num, -1)[:, _trans_index(output_dim, trans.shape[1] // 2, p, part,
+                                                        dt, dev)] * trans_std
+        first = first + moved * size.view(num, 1, 2, 1, 1)
     else:
-        num_classes = trans.shape[1] // 2
-        each = output_dim // num_classes
-        cls = torch.arange(output_dim, device=dev) // each
-        t = trans.reshape(num, num_classes, 2, part, part)
-        sel = t[:, cls][:, :, :, part_h][:, :, :, :, part_w]       # (R, out, 2, p, p)
-        tx, ty = sel[:, :, 0] * trans_std, sel[:, :, 1] * trans_std
-    wstart = pidx.view(1, 1, 1, p) * bw.view(-1, 1, 1, 1) + sw.view(-1, 1, 1, 1) + \
-        tx * rw.view(-1, 1, 1, 1)
-    hstart = pidx.view(1, 1, p, 1) * bh.view(-1, 1, 1, 1) + sh.view(-1, 1, 1, 1) + \
-        ty * rh.view(-1, 1, 1, 1)
-    i = torch.arange(s, dtype=dt, device=dev)
-    ww = wstart.unsqueeze(-1).unsqueeze(-1) + i.view(1, 1, 1, 1, 1, s) * \
-        sub_w.view(-1, 1, 1, 1, 1, 1)                               # (R, out, p, p, 1, S)
-    hh = hstart.unsqueeze(-1).unsqueeze(-1) + i.view(1, 1, 1, 1, s, 1) * \
-        sub_h.view(-1, 1, 1, 1, 1, 1)                               # (R, out, p, p, S, 1)
-    ww, hh = torch.broadcast_tensors(ww, hh)
-    ok = (ww >= -0.5) & (ww <= w - 0.5) & (hh >= -0.5) & (hh <= h - 0.5)
+        first = first.expand(num, output_dim, 2, p, p)
+    # the samples (R, out, x/y, p, p, S, S)
+    pos = first.unsqueeze(-1).unsqueeze(-1) + \
+        (_xy_grid(s, dt, dev) * (bins / s).view(num, 2, 1, 1)).view(num, 1, 2, 1, 1, s, s)
+    xs, ys = pos[:, :, 0], pos[:, :, 1]
+    ok = (pos >= -0.5).all(2) & (xs <= w - 0.5) & (ys <= h - 0.5)
     # MXNet's trans gradient ignores the clamp into the map
-    wc = ww + (ww.detach().clamp(0, w - 1) - ww.detach())
-    hc = hh + (hh.detach().clamp(0, h - 1) - hh.detach())
-    x0, y0 = wc.detach().floor(), hc.detach().floor()
-    x1, y1 = wc.detach().ceil(), hc.detach().ceil()
-    dx, dy = wc - x0, hc - y0
-    chan = _group_channels(output_dim, p, p, group_size, dt, dev)
-    plane = ((batch.view(-1, 1, 1, 1) * c + chan.unsqueeze(0)) * (h * w)).unsqueeze(-1) \
-        .unsqueeze(-1)
-    flat = data.reshape(-1)
-
-    def at(yy, xx):
-        return flat[(plane + yy.long() * w + xx.long()).reshape(-1)].view(ww.shape)
-    val = (1 - dx) * (1 - dy) * at(y0, x0) + (1 - dx) * dy * at(y1, x0) + \
-        dx * (1 - dy) * at(y0, x1) + dx * dy * at(y1, x1)
+    held = pos.detach()
+    pos = pos + (torch.minimum(held.clamp(min=0), _axis_values((w - 1, h - 1), 4, dt, dev)) -
+                 held)
+    low = pos.detach().floor()
+    frac = pos - low
+    ends = torch.stack((low, pos.detach().ceil())).long()     # (low/high, R, out, x/y, ...)
+    chan = _group_channels(output_dim, p, group_size, dt, dev)
+    plane = ((batch.view(-1, 1, 1, 1) * c + chan) * (h * w)).view(num, output_dim, p, p, 1, 1)
+    at = ends[:, :, :, 1].unsqueeze(1) * w + ends[:, :, :, 0].unsqueeze(0) + plane
+    v = data.reshape(-1)[at.reshape(-1)].view(at.shape)       # (y low/high, x low/high, ...)
+    fx, fy = frac[:, :, 0], frac[:, :, 1]
+    val = (v * torch.stack((1 - fy, fy)).unsqueeze(1) * torch.stack((1 - fx, fx))).sum((0, 1))
     okf = ok.to(dt)
     count = okf.sum((-1, -2))
     total = (val * okf).sum((-1, -2))
@@ -1267,54 +1281,58 @@ def bilinear_resize2d(data, like=None, *, height, width, scale_height, scale_wid
 # Deformable convolutions
 # ---------------------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=64)
+def _deform_grid(kernel, stride, pad, dilate, ho, wo, dt, device):
+    """The regular positions (kh*kw, y/x, Ho, Wo) of a convolution's kernel taps (on
+    ``device``, made once per arguments)."""
+    kh, kw = kernel
+    ty = (torch.arange(kh) * dilate[0]).repeat_interleave(kw).view(-1, 1, 1)
+    tx = (torch.arange(kw) * dilate[1]).repeat(kh).view(-1, 1, 1)
+    ys = ty + (torch.arange(ho) * stride[0] - pad[0]).view(1, -1, 1)
+    xs = tx + (torch.arange(wo) * stride[1] - pad[1]).view(1, 1, -1)
+    return torch.stack(torch.broadcast_tensors(ys, xs), 1).to(device, dt)
+
+
 def _sample_deformable(data, offset, mask, kernel, stride, pad, dilate, groups, modulated):
     """Deformable im2col: columns (N, C, kh*kw, Ho, Wo) of bilinear samples at the kernel taps
-    shifted by ``offset`` (N, groups*2*kh*kw, Ho, Wo), times ``mask`` if given."""
+    shifted by ``offset`` (N, groups*2*kh*kw, Ho, Wo), times ``mask`` if given. y and x run
+    stacked, and the four corners of every sample are read in one gather."""
     n, c, h, w = data.shape
-    kh, kw = kernel
+    k = kernel[0] * kernel[1]
     ho, wo = offset.shape[2], offset.shape[3]
-    dt, dev = data.dtype, data.device
-    k = kh * kw
-    off = offset.reshape(n, groups, k, 2, ho, wo)
-    base_y = (torch.arange(ho, device=dev) * stride[0] - pad[0]).view(1, ho, 1) + \
-        (torch.arange(kh, device=dev) * dilate[0]).repeat_interleave(kw).view(k, 1, 1)
-    base_x = (torch.arange(wo, device=dev) * stride[1] - pad[1]).view(1, 1, wo) + \
-        (torch.arange(kw, device=dev) * dilate[1]).repeat(kh).view(k, 1, 1)
-    y = base_y.to(dt) + off[:, :, :, 0]                             # (N, G, k, Ho, Wo)
-    x = base_x.to(dt) + off[:, :, :, 1]
+    dt = data.dtype
+    dev = data.device
+    base = _deform_grid(tuple(kernel), tuple(stride), tuple(pad), tuple(dilate), ho, wo, dt, dev)
+    size, last = _axis_values((h, w), 2, dt, dev), _axis_values((h - 1, w - 1), 2, dt, dev)
+    pos = base + offset.reshape(n, groups, k, 2, ho, wo)           # (N, G, k, y/x, Ho, Wo)
     if modulated:
-        ok = (y > -1) & (x > -1) & (y < h) & (x < w)
-        y0, x0 = y.detach().floor(), x.detach().floor()
-        ly, lx = y - y0, x - x0
-        corners = []
-        for cy, cx, wt in ((y0, x0, (1 - ly) * (1 - lx)), (y0, x0 + 1, (1 - ly) * lx),
-                           (y0 + 1, x0, ly * (1 - lx)), (y0 + 1, x0 + 1, ly * lx)):
-            inside = (cy >= 0) & (cx >= 0) & (cy <= h - 1) & (cx <= w - 1) & ok
-            corners.append((cy.clamp(0, h - 1).long(), cx.clamp(0, w - 1).long(),
-                            wt * inside.to(dt)))
+        # MXNet's modulated sampling: corners outside the map read 0
+        ok = ((pos > -1) & (pos < size)).all(3)
+        low = pos.detach().floor()
+        frac = pos - low
+        ends = torch.stack((low, low + 1))                          # (low/high, N, G, k, y/x, ..)
+        inside = (ends >= 0) & (ends <= last)
+        valid = inside[:, :, :, :, 0].unsqueeze(1) & inside[:, :, :, :, 1].unsqueeze(0) & ok
+        ends = torch.minimum(ends.clamp(min=0), last)
     else:
-        ok = (y >= 0) & (x >= 0) & (y < h) & (x < w)
-        yc, xc = y.clamp(min=0), x.clamp(min=0)
-        y0, x0 = yc.detach().floor(), xc.detach().floor()
-        y_edge, x_edge = y0 >= h - 1, x0 >= w - 1
-        y0 = y0.clamp(max=h - 1)
-        x0 = x0.clamp(max=w - 1)
-        ly = torch.where(y_edge, torch.zeros_like(yc), yc - y0)
-        lx = torch.where(x_edge, torch.zeros_like(xc), xc - x0)
-        y1 = torch.where(y_edge, y0, y0 + 1)
-        x1 = torch.where(x_edge, x0, x0 + 1)
-        okf = ok.to(dt)
-        corners = [(y0.long(), x0.long(), (1 - ly) * (1 - lx) * okf),
-                   (y0.long(), x1.long(), (1 - ly) * lx * okf),
-                   (y1.long(), x0.long(), ly * (1 - lx) * okf),
-                   (y1.long(), x1.long(), ly * lx * okf)]
+        # MXNet's deformable sampling: a sample in the map whose low corner is on the last row
+        # (column) reads that row (column) alone
+        valid = ((pos >= 0) & (pos < size)).all(3)
+        held = pos.clamp(min=0)
+        low = torch.minimum(held.detach().floor(), last)
+        edge = low >= last
+        frac = torch.where(edge, 0., held - low)
+        ends = torch.stack((low, torch.where(edge, low, low + 1)))
+    axis = torch.stack((1 - frac, frac))                            # (low/high, N, G, k, y/x, ..)
+    wts = axis[:, :, :, :, 0].unsqueeze(1) * axis[:, :, :, :, 1].unsqueeze(0) * valid.to(dt)
+    ends = ends.long()
+    at = ends[:, :, :, :, 0].unsqueeze(1) * w + ends[:, :, :, :, 1].unsqueeze(0)
     cg = c // groups
-    planes = data.reshape(n, groups, cg, h * w)
-    cols = 0
-    for cy, cx, wt in corners:
-        idx = (cy * w + cx).reshape(n, groups, 1, k * ho * wo).expand(n, groups, cg, k * ho * wo)
-        vals = torch.gather(planes, 3, idx).reshape(n, groups, cg, k, ho, wo)
-        cols = cols + vals * wt.unsqueeze(2)
+    m = 4 * k * ho * wo
+    at = at.permute(2, 3, 0, 1, 4, 5, 6).reshape(n, groups, 1, m).expand(n, groups, cg, m)
+    vals = torch.gather(data.reshape(n, groups, cg, h * w), 3, at)
+    cols = (vals.view(n, groups, cg, 2, 2, k, ho, wo) *
+            wts.permute(2, 3, 0, 1, 4, 5, 6).unsqueeze(2)).sum((3, 4))
     if mask is not None:
         cols = cols * mask.reshape(n, groups, 1, k, ho, wo)
     return cols.reshape(n, c, k, ho, wo)

@@ -138,6 +138,34 @@ def run_scenarios(mx, tu):
                                      dtype=np.float64)
     records['numeric_nodes'] = _passes(tu.check_numeric_gradient, prod, [xa, xb],
                                        grad_nodes={'a': 'add'})
+    # numeric_grad on a bound executor: each element moved by +-eps/2 and rounded to the
+    # executor's type (float32: a product, exact in both), the moving statistics of BatchNorm
+    # restored before every forward (float64)
+    at = {'a': xa.astype(np.float32), 'b': xb.astype(np.float32)}
+    exe = (prod * sa).bind(mx.cpu(), args={k: mx.nd.array(v) for k, v in at.items()})
+    num = tu.numeric_grad(exe, at, eps=1e-2, dtype=np.float32)
+    arrays['numeric_grad/float32/a'], arrays['numeric_grad/float32/b'] = num['a'], num['b']
+    arrays['numeric_grad/float32/restored'] = exe.arg_dict['a'].asnumpy()
+    f64 = np.float64
+    at = {'a': xa, 'bn_gamma': np.array([0.5, 2., 1.5]), 'bn_beta': np.array([0.1, -0.2, 0.3]),
+          'b': xb}
+    aux = {'bn_moving_mean': np.array([0.2, 0.1, -0.1]), 'bn_moving_var': np.array([1.5, .5, 2.])}
+    exe = (mx.sym.BatchNorm(sa, name='bn') * sb).bind(
+        mx.cpu(), args={k: mx.nd.array(v, dtype=f64) for k, v in at.items()},
+        aux_states={k: mx.nd.array(v, dtype=f64) for k, v in aux.items()})
+    num = tu.numeric_grad(exe, at, aux, eps=1e-2, dtype=f64)
+    for k in sorted(num):
+        arrays['numeric_grad/float64/' + k] = num[k]
+    arrays['numeric_grad/float64/aux'] = exe.aux_dict['bn_moving_var'].asnumpy()
+    # a graph that reads values on the host (box_nms): one forward per moved value
+    at = {'a': np.array([[0, .9, .1, .1, .5, .5], [0, .6, .12, .12, .52, .52],
+                         [1, .3, .6, .6, .9, .9]], np.float32),
+          'b': np.arange(18, dtype=np.float32).reshape(3, 6)}
+    exe = (mx.sym.contrib.box_nms(sa, overlap_thresh=0.5, id_index=0) * sb).bind(
+        mx.cpu(), args={k: mx.nd.array(v) for k, v in at.items()})
+    num = tu.numeric_grad(exe, at, eps=1e-2, dtype=np.float32)
+    arrays['numeric_grad/host/a'], arrays['numeric_grad/host/b'] = num['a'], num['b']
+    arrays['numeric_grad/host/restored'] = exe.arg_dict['a'].asnumpy()
     arrays['simple_forward'] = tu.simple_forward(prod, a=xa, b=xb)
     ctx_list = [{'ctx': mx.cpu(0), 'a': (2, 3), 'b': (2, 3),
                  'type_dict': {'a': np.float64, 'b': np.float64}},
