@@ -19,7 +19,7 @@ from .elemwise_arith import mod, power
 from .elemwise_unary import clip_integers
 from .int_cast import cast_recorded as _cast, int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
-from .shape_ops import _concat, _fresh, _join as _join_checked, _shared, _split_parts, stack
+from .shape_ops import _CONCAT_RULE, _fresh, _join as _join_checked, _shared, _split_parts, stack
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
 _AXIS = (Opt(Shape), None)
@@ -83,6 +83,9 @@ _NUMBER_OPERAND = frozenset(['add', 'subtract', 'multiply', 'true_divide', 'mod'
                              'not_equal', 'greater', 'greater_equal', 'less', 'less_equal'])
 
 
+# the reflected operators that torch computes with a Python number as the first operand
+_REVERSED_NUMBER = {'subtract': torch.rsub}
+
 _COMPARISONS = frozenset(['equal', 'not_equal', 'greater', 'greater_equal', 'less',
                           'less_equal'])
 
@@ -104,7 +107,8 @@ def _scalar_operands(data, scalar, is_int, rule):
 
 def _tensor_of(data, scalar):
     """``scalar`` as a 0-d tensor of the type the promotion gives it with ``data``."""
-    return torch.tensor(scalar, dtype=torch.result_type(data, scalar), device=data.device)
+    # (scalar_tensor: half the cost of torch.tensor, which parses any data)
+    return torch.scalar_tensor(scalar, dtype=torch.result_type(data, scalar), device=data.device)
 
 
 def _float_ints(fn):
@@ -127,15 +131,22 @@ def _make_binary(name, fn):
     rule = 'divide' if name == 'true_divide' else 'compare' if name in _COMPARISONS else None
     if name in _NUMBER_OPERAND:
         def scalar_op(data, scalar, is_int):
+            if data.is_floating_point():  # (_scalar_operands' first case, inline)
+                return fn(data, int(scalar) if is_int else scalar)
             return fn(*_scalar_operands(data, scalar, is_int, rule))
     else:
         def scalar_op(data, scalar, is_int):
             data, s = _scalar_operands(data, scalar, is_int, rule)
             return fn(data, _tensor_of(data, s))
 
-    def rscalar_op(data, scalar, is_int):
-        data, s = _scalar_operands(data, scalar, is_int, rule)
-        return fn(_tensor_of(data, s), data)
+    rfn = _REVERSED_NUMBER.get(name)
+    if rfn is not None:
+        def rscalar_op(data, scalar, is_int):
+            return rfn(*_scalar_operands(data, scalar, is_int, rule))
+    else:
+        def rscalar_op(data, scalar, is_int):
+            data, s = _scalar_operands(data, scalar, is_int, rule)
+            return fn(_tensor_of(data, s), data)
 
     doc = 'NumPy-compatible %s of two arrays, broadcast, with NumPy type promotion.' % name
     register('_npi_' + name, inputs=inputs, doc=doc)(fn)  # the torch function itself: no frame
@@ -573,8 +584,8 @@ def np_squeeze(a, axis, result=_fresh):
 def np_concatenate(*data, num_args, axis):
     """Join a sequence of arrays along an existing axis (flattened for ``axis=None``)."""
     if axis is None:
-        return _concat('concatenate', [d.reshape(-1) for d in data], 0, 'axis')
-    return _concat('concatenate', data, axis, 'axis')
+        data, axis = [d.reshape(-1) for d in data], 0
+    return _join_checked('concatenate', _CONCAT_RULE, torch.cat, data, axis, 0, 'axis')
 
 
 # (the legacy operator's function: the same checks and messages)
