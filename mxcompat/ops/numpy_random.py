@@ -224,7 +224,8 @@ def _sampler(opname, pnames, draw, check, grad, batch, doc):
             if None not in values:  # scalar parameters: the shape is size, the values numbers
                 if check is not None:
                     check(values)
-                res = draw(*values, () if size is None else tuple(size), cdtype, _device(ctx))
+                # (size: a tuple once the Shape kind converted it)
+                res = draw(*values, () if size is None else size, cdtype, _device(ctx))
                 return res if res.dtype is out_dtype else res.to(out_dtype)
         values = _params(opname, pnames, arrays, kwargs)  # (MXNetError for a missing one)
         if check is not None:

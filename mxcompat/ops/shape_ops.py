@@ -369,7 +369,7 @@ def _join(opname, rule, join, tensors, axis=None, extra=0, argname='axis'):
     for t in tensors[1:]:  # (a tensor's dtype costs more than the loop: each read once)
         if t.dtype is not d:  # (torch promoted them)
             _check_same_dtype(opname, tensors)
-    if out.is_meta and join is torch.cat:
+    if join is torch.cat and out.is_meta:
         ax = axis if axis >= 0 else axis + out.dim()
         if any(t.shape[ax] == 0 for t in tensors):
             # shape inference: an input of unknown (0) size along the axis leaves the joined
