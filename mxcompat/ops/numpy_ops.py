@@ -106,9 +106,12 @@ def _scalar_operands(data, scalar, is_int, rule):
 
 
 def _tensor_of(data, scalar):
-    """``scalar`` as a 0-d tensor of the type the promotion gives it with ``data``."""
+    """``scalar`` (a Python int or float) as a 0-d tensor of the type the promotion gives it
+    with ``data``: a floating-point array's own (no result_type call, which costs more than
+    the operator on a small array)."""
     # (scalar_tensor: half the cost of torch.tensor, which parses any data)
-    return torch.scalar_tensor(scalar, dtype=torch.result_type(data, scalar), device=data.device)
+    dtype = data.dtype if data.is_floating_point() else torch.result_type(data, scalar)
+    return torch.scalar_tensor(scalar, dtype=dtype, device=data.device)
 
 
 def _float_ints(fn):
