@@ -755,7 +755,7 @@ def _entry(name):
 def _binary(name, rname=None):
     """The ufunc ``name`` of two arrays: the generated function of its entry (no frame between
     it and the entry), with NumPy's keyword checks; a number operand takes the scalar
-    entries."""
+    entries (an array and a float or an int that of ``name``, inline)."""
     fn = getattr(_npi, name)
     scalar = getattr(_npi, name + '_scalar')
     rscalar = getattr(_npi, rname) if rname else None
@@ -763,7 +763,8 @@ def _binary(name, rname=None):
     def on_other(x1, x2, out):
         return _ufunc(x1, x2, fn, scalar, rscalar, out=out)
     return make_function(_entry(name), name, ndarray, 'mxnet.numpy',
-                         UFunc(on_other, _check_ufunc_kwargs, None, ('x1', 'x2')))
+                         UFunc(on_other, _check_ufunc_kwargs, None, ('x1', 'x2'),
+                               _entry(name + '_scalar')))
 
 
 _BOOL_RESULT = frozenset(['isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf'])
