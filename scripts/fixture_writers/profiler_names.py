@@ -46,6 +46,7 @@ def run(mx, path):
     z = mx.nd.zeros((3,)) - 2
     z = 1 - z / 3
     q = mx.np.exp(1 - (p + p) * 2.0)  # mx.np's operators
+    q = mx.np.add(q, 1.0)  # a ufunc of an array and a number
     with mx.autograd.record():
         u = mx.nd.FullyConnected(v, mx.nd.ones((3, 5)), no_bias=True, num_hidden=3)
         u = mx.nd.sum(u)
