@@ -23,9 +23,12 @@ def _fresh(t, shape=None):
     # (torch parses a call's keyword and a shape given as one tuple at a cost near that of
     # copying a small array: clone() keeps a contiguous layout, and the shape goes unpacked)
     out = t.clone() if t.is_contiguous() else t.clone(memory_format=torch.contiguous_format)
-    if shape is None:
-        return out
-    return out.view(*shape) if shape else out.view(())  # (a 0-d shape unpacked: no argument)
+    return out if shape is None else _view(out, shape)
+
+
+def _view(t, shape):
+    # (a 0-d shape given unpacked would be no argument)
+    return t.view(*shape) if len(shape) else t.view(())
 
 
 def _shared(t, shape=None):
@@ -33,9 +36,7 @@ def _shared(t, shape=None):
     ``_fresh`` otherwise: the ``result`` of the inplace_identity operators in a lowered graph."""
     if not t.is_contiguous():
         return _fresh(t, shape)
-    if shape is None:
-        return t
-    return t.view(*shape) if shape else t.view(())
+    return t if shape is None else _view(t, shape)
 
 
 def _check_axis(axis, ndim, opname, argname='axis'):
@@ -352,8 +353,7 @@ def _join(opname, rule, join, tensors, axis=None, extra=0, argname='axis'):
     (hstack, ...): MXNetError naming the operator for no inputs, inputs of different types
     (which torch would promote), and shapes that break the ``rule`` (a message, formatted with
     the axis on failure). Torch checks the axis and the shapes: no cost when they fit; the
-    types are compared once the join is made. On meta tensors (shape inference) torch.cat's
-    joined size is unknown (0) where an input's is."""
+    types are compared once the join is made."""
     try:
         out = join(tensors) if axis is None else join(tensors, axis)
     except (RuntimeError, IndexError, ValueError):
@@ -369,18 +369,21 @@ def _join(opname, rule, join, tensors, axis=None, extra=0, argname='axis'):
     for t in tensors[1:]:  # (a tensor's dtype costs more than the loop: each read once)
         if t.dtype is not d:  # (torch promoted them)
             _check_same_dtype(opname, tensors)
-    if join is torch.cat and out.is_meta:
-        ax = axis if axis >= 0 else axis + out.dim()
-        if any(t.shape[ax] == 0 for t in tensors):
-            # shape inference: an input of unknown (0) size along the axis leaves the joined
-            # size unknown
-            shape = list(out.shape)
-            shape[ax] = 0
-            out = out.new_empty(shape)
     return out
 
 
-_CONCAT_RULE = 'all dimensions except the joined axis %d must match'
+def _concat(opname, tensors, dim, argname='dim'):
+    out = _join(opname, 'all dimensions except the joined axis %d must match', torch.cat,
+                tensors, dim, 0, argname)
+    if out.is_meta:
+        axis = dim if dim >= 0 else dim + out.dim()
+        if any(t.shape[axis] == 0 for t in tensors):
+            # shape inference: an input of unknown (0) size along dim leaves the joined size
+            # unknown
+            shape = list(out.shape)
+            shape[axis] = 0
+            out = out.new_empty(shape)
+    return out
 
 
 _STACK_RULE = 'arrays stacked along a new axis %d must all have the same shape'
@@ -391,7 +394,7 @@ _STACK_RULE = 'arrays stacked along a new axis %d must all have the same shape'
           params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=1)
 def concat(*data, num_args, dim):
     """Joins input arrays along a given axis."""
-    return _join('Concat', _CONCAT_RULE, torch.cat, data, dim, 0, 'dim')
+    return _concat('Concat', data, dim)
 
 
 @register('_rnn_param_concat', monitor_prefix='arg', named_outputs=True,
@@ -399,7 +402,7 @@ def concat(*data, num_args, dim):
           params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=2)
 def rnn_param_concat(*data, num_args, dim):
     """Joins input arrays along a given axis (used to pack RNN parameters)."""
-    return _join('_rnn_param_concat', _CONCAT_RULE, torch.cat, data, dim, 0, 'dim')
+    return _concat('_rnn_param_concat', data, dim)
 
 
 @register('stack', monitor_prefix='arg', inputs=('*data',), key_var_num_args='num_args',
