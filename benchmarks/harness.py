@@ -23,7 +23,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-BACKENDS = ('torch', 'mxcompat', 'mxnet')
+BACKENDS = ('torch', 'mxcompat', 'base', 'mxnet')
 
 
 class Workload:
@@ -98,7 +98,7 @@ def _has(root, dotted):
 
 # ---------------------------------------------------------------------------- worker side
 class _Framework:
-    def __init__(self, backend, gpu, threads, cpu_time=False):
+    def __init__(self, backend, gpu, threads, cpu_time=False, base=None):
         self.backend = backend
         self.clock = time.process_time if cpu_time else time.perf_counter
         if backend == 'torch':
@@ -110,13 +110,14 @@ class _Framework:
             self.version = torch.__version__
             self.sync = torch.cuda.synchronize if gpu else (lambda: None)
             return
-        if backend == 'mxcompat':
-            sys.path.insert(0, ROOT)
+        if backend in ('mxcompat', 'base'):
+            root = ROOT if backend == 'mxcompat' else os.path.abspath(base)
+            sys.path.insert(0, root)
             import mxcompat as mx
             import torch
             if threads:
                 torch.set_num_threads(threads)
-            self.version = 'mxcompat on torch %s' % torch.__version__
+            self.version = 'mxcompat from %s on torch %s' % (root, torch.__version__)
         else:
             import mxnet as mx
             if 'mxcompat' in (mx.__file__ or ''):
@@ -164,7 +165,7 @@ def _worker(args):
     os.dup2(2, 1)
     suite = importlib.import_module(args.suite)
     try:
-        fw = _Framework(args.worker, args.gpu, args.threads, args.cpu_time)
+        fw = _Framework(args.worker, args.gpu, args.threads, args.cpu_time, args.base)
     except Exception as exc:  # reported to the driver, which skips this framework
         _reply({'error': '%s: %s' % (type(exc).__name__, exc)})
         return
@@ -220,6 +221,8 @@ class _Worker:
             cmd.append('--gpu')
         if args.cpu_time:
             cmd.append('--cpu-time')
+        if args.base:
+            cmd += ['--base', args.base]
         env = dict(os.environ, PYTHONPATH=HERE + os.pathsep + os.environ.get('PYTHONPATH', ''))
         if args.threads:
             env.update(OMP_NUM_THREADS=str(args.threads), MKL_NUM_THREADS=str(args.threads),
@@ -271,6 +274,8 @@ def run(args):
     workloads = [w for w in suite.WORKLOADS if not args.only or w.name in args.only]
     args.load_at_start = _load()
     pythons = {'torch': sys.executable, 'mxcompat': sys.executable}
+    if args.base:
+        pythons['base'] = sys.executable
     if args.mxnet_python:
         pythons['mxnet'] = os.path.expanduser(args.mxnet_python)
     workers = {}
@@ -362,7 +367,7 @@ def _print_table(args, workloads, workers, medians, skipped, notes, firsts=None)
           '%s thread(s)' % ('CPU time' if args.cpu_time else 'time', args.rounds, inputs,
                             'GPU' if args.gpu else 'CPU', args.threads or 'default'))
     cols = [b for b in BACKENDS if b in workers]
-    ratio_cols = [b for b in ('mxcompat', 'mxnet') if b in workers and 'torch' in workers]
+    ratio_cols = [b for b in ('mxcompat', 'base', 'mxnet') if b in workers and 'torch' in workers]
     width = max([16] + [len(wl.name) + 1 for wl in workloads])
     _table('', workloads, cols, ratio_cols, lambda wl, c: medians.get((wl.name, c)),
            _fmt_time, width)
@@ -391,6 +396,10 @@ def main(argv=None, suite=None):
                     help='module in benchmarks/ that defines WORKLOADS')
     ap.add_argument('--mxnet-python', metavar='PYTHON',
                     help='interpreter with real MXNet 1.x installed; adds an MXNet column')
+    ap.add_argument('--base', metavar='DIR',
+                    help='folder holding another mxcompat package (e.g. an export of an '
+                         'earlier commit: git archive COMMIT mxcompat | tar -x -C DIR); adds a '
+                         '"base" column, timed interleaved with the others (A/B of a change)')
     ap.add_argument('--rounds', type=int, default=5, help='interleaved rounds (default 5)')
     ap.add_argument('--size', type=int, default=16, help='inputs are SIZE x SIZE (default 16)')
     ap.add_argument('--threads', type=int, default=1,

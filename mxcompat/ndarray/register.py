@@ -86,13 +86,17 @@ def _safe(name):
 _INT_INLINE = {to_float: 'float(%(p)s)', to_shape: '(%(p)s,)'}
 
 
-class UFunc(collections.namedtuple('UFunc', 'on_other check_kwargs check_out inputs')):
+class UFunc(collections.namedtuple('UFunc', 'on_other check_kwargs check_out inputs scalar',
+                                   defaults=(None,))):
     """What makes a generated function a NumPy ufunc (``mx.np.exp``, ``mx.np.add``):
     ``on_other(*inputs, out)`` gives the result where an input is no array (NumPy's for a
     number, the scalar operator's for an array and a number), or NotImplemented for MXNet's
     error; ``check_kwargs(name, kwargs)`` checks NumPy's keyword arguments (``where``,
     ``casting``, ...), which the operator ignores; ``check_out(name, out)``, where not None,
-    checks an array given as ``out=``; ``inputs`` are the ufunc's names of the inputs."""
+    checks an array given as ``out=``; ``inputs`` are the ufunc's names of the inputs;
+    ``scalar``, for a ufunc of two inputs, the table entry of an array and a Python number
+    (``_npi_add_scalar``, parameters ``scalar`` and ``is_int``), which the function calls
+    itself for an array and a float or an int (the other cases go to ``on_other``)."""
     __slots__ = ()
 
 
@@ -169,6 +173,20 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
                 body.append('        _a%d = %s._t%s' % (
                     i, n, '' if ufunc is not None else ' if %s is not None else None' % n))
             body.append('    except AttributeError:')
+            if ufunc is not None and ufunc.scalar is not None:
+                # an array and a float or an int: the scalar entry's implementation, as its
+                # generated function calls it (the namespace joins the entry's callers)
+                g['_scalar'] = {'_fn': ufunc.scalar.fn}
+                ufunc.scalar.callers.append(g['_scalar'])
+                body.append('        _tp = type(%s)' % names[1])
+                body.append('        if (_tp is float or _tp is int) and type(%s) is _cls:' % first)
+                body.append("            _r = _scalar['_fn'](%s._t, %s if _tp is float else "
+                            'float(%s), _tp is int)' % (first, names[1], names[1]))
+                body.append('            if out is not None: return _write_out(out, _r)')
+                body.append('            _o = _new(_NDArray)')
+                body.append('            _o._t = _r')
+                body.append('            _o._ctx = %s._ctx' % first)
+                body.append('            return _o')
             if ufunc is not None:
                 body.append('        _u = _on_other(%s, out)' % ', '.join(names))
                 body.append('        if _u is not NotImplemented: return _u')

@@ -11,7 +11,7 @@ import numpy as _np
 import torch
 
 from ..base import dtype_torch, dtype_np, torch_to_np_type
-from ..context import Context, current_context
+from ..context import Context, current_context, mixed_context_error
 from .. import autograd as _autograd
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
     _flip_negative_steps, _device_and_ctx, _on_ctx, _inplace as _nd_inplace
@@ -432,8 +432,9 @@ class ndarray(NDArray):
 
 # ndarray's binary operators: (method, entry, scalar entry, reflected scalar entry or None,
 # whether the array is the right operand). Each is generated with the two common cases inline
-# (another ndarray, a Python float or int) so that ``a + b`` is one frame over the entry, and
-# goes through ``_ufunc`` for anything else.
+# (another ndarray, a Python float or int): they call the table's entry itself, so that
+# ``a + b`` is one frame over torch's call (or over the entry's, for a number), and go
+# through ``_ufunc`` for anything else.
 _OPERATORS = tuple(
     (method, entry, entry + '_scalar', rscalar, reflected)
     for op, entry, rscalar in (
@@ -446,29 +447,76 @@ _OPERATORS = tuple(
                       ('gt', 'greater'), ('ge', 'greater_equal'), ('lt', 'less'),
                       ('le', 'less_equal')))
 
+# an operator over the front-end functions of ``_npi``: what mx.sym.np's symbols run (with
+# its own ``_npi``)
+_OPERATOR_SOURCE = (
+    'def {m}(self, other):\n'
+    '    t = type(other)\n'
+    '    if t is ndarray:\n'
+    '        return _npi.{e}({pair})\n'
+    '    if t is float:\n'
+    '        return _npi.{s}(self, scalar=other, is_int=False)\n'
+    '    if t is int:\n'
+    '        return _npi.{s}(self, scalar=float(other), is_int=True)\n'
+    '    return _ufunc({pair}, _npi.{e}, _npi.{scalar}, {r})\n')
+# ndarray's: the entries' implementations called as the generated functions call them (the
+# namespaces join the entries' ``callers``, which OpDef.rebind and the profiler rebind), the
+# result built inline; anything else by the operator above
+_INLINE_OPERATOR_SOURCE = (
+    'def {m}(self, other):\n'
+    '    t = type(other)\n'
+    '    if t is ndarray:\n'
+    '        _a0 = {first}._t\n'
+    '        _a1 = {second}._t\n'
+    '        try:\n'
+    '            _r = _fn(_a0, _a1)\n'
+    '        except RuntimeError as _e:\n'
+    '            raise (_mixed_context_error({opname!r}, (_a0, _a1)) or _e) from None\n'
+    '        _o = _new(ndarray)\n'
+    '        _o._t = _r\n'
+    '        _o._ctx = {first}._ctx\n'
+    '        return _o\n'
+    '    if t is float or t is int:\n'
+    '        _r = _scalar[\'_fn\'](self._t, other if t is float else float(other), t is int)\n'
+    '        _o = _new(ndarray)\n'
+    '        _o._t = _r\n'
+    '        _o._ctx = self._ctx\n'
+    '        return _o\n'
+    '    return _generic(self, other)\n')
+
+
+def _operator_source(source, method, entry, scalar, rscalar, reflected):
+    return source.format(
+        m=method, e=entry, scalar=scalar, s=rscalar if reflected and rscalar else scalar,
+        pair='other, self' if reflected else 'self, other',
+        r='_npi.' + rscalar if rscalar else 'None',
+        first='other' if reflected else 'self', second='self' if reflected else 'other',
+        opname='_npi_' + entry)
+
 
 def _define_operators(cls):
-    """Put the generated binary operators (``_OPERATORS``) on the array class ``cls``."""
+    """Put the generated binary operators (``_OPERATORS``) on the array class ``cls``; returns
+    {method: the operator over ``_npi``} (for mx.sym.np)."""
+    generic = {}
     for method, entry, scalar, rscalar, reflected in _OPERATORS:
-        src = (
-            'def {m}(self, other):\n'
-            '    t = type(other)\n'
-            '    if t is ndarray:\n'
-            '        return _npi.{e}({pair})\n'
-            '    if t is float:\n'
-            '        return _npi.{s}(self, scalar=other, is_int=False)\n'
-            '    if t is int:\n'
-            '        return _npi.{s}(self, scalar=float(other), is_int=True)\n'
-            '    return _ufunc({pair}, _npi.{e}, _npi.{scalar}, {r})\n').format(
-                m=method, e=entry, scalar=scalar, s=rscalar if reflected and rscalar else scalar,
-                pair='other, self' if reflected else 'self, other',
-                r='_npi.' + rscalar if rscalar else 'None')
+        args = (method, entry, scalar, rscalar, reflected)
         space = {}
-        exec(compile(src, '<mx.np.ndarray.%s>' % method, 'exec'), globals(), space)  # pylint: disable=exec-used
-        setattr(cls, method, space[method])
+        exec(compile(_operator_source(_OPERATOR_SOURCE, *args),  # pylint: disable=exec-used
+                     '<mx.np.ndarray.%s>' % method, 'exec'), globals(), space)
+        generic[method] = space[method]
+        op = registry.get('_npi_' + entry)
+        scalar_op = registry.get('_npi_' + (rscalar if reflected and rscalar else scalar))
+        g = {'ndarray': ndarray, '_new': _new, '_fn': op.fn, '_scalar': {'_fn': scalar_op.fn},
+             '_mixed_context_error': mixed_context_error, '_generic': space[method]}
+        op.callers.append(g)
+        scalar_op.callers.append(g['_scalar'])
+        exec(compile(_operator_source(_INLINE_OPERATOR_SOURCE, *args),  # pylint: disable=exec-used
+                     '<mx.np.ndarray.%s>' % method, 'exec'), g)
+        setattr(cls, method, g[method])
+    return generic
 
 
-_define_operators(ndarray)
+_SYMBOL_OPERATORS = _define_operators(ndarray)
 
 
 def _index(t, key):
@@ -707,7 +755,7 @@ def _entry(name):
 def _binary(name, rname=None):
     """The ufunc ``name`` of two arrays: the generated function of its entry (no frame between
     it and the entry), with NumPy's keyword checks; a number operand takes the scalar
-    entries."""
+    entries (an array and a float or an int that of ``name``, inline)."""
     fn = getattr(_npi, name)
     scalar = getattr(_npi, name + '_scalar')
     rscalar = getattr(_npi, rname) if rname else None
@@ -715,7 +763,8 @@ def _binary(name, rname=None):
     def on_other(x1, x2, out):
         return _ufunc(x1, x2, fn, scalar, rscalar, out=out)
     return make_function(_entry(name), name, ndarray, 'mxnet.numpy',
-                         UFunc(on_other, _check_ufunc_kwargs, None, ('x1', 'x2')))
+                         UFunc(on_other, _check_ufunc_kwargs, None, ('x1', 'x2'),
+                               _entry(name + '_scalar')))
 
 
 _BOOL_RESULT = frozenset(['isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf'])

@@ -84,6 +84,9 @@ _NUMBER_OPERAND = frozenset(['add', 'subtract', 'multiply', 'true_divide', 'mod'
                              'not_equal', 'greater', 'greater_equal', 'less', 'less_equal'])
 
 
+# the reflected operators that torch computes with a Python number as the first operand
+_REVERSED_NUMBER = {'subtract': torch.rsub}
+
 _COMPARISONS = frozenset(['equal', 'not_equal', 'greater', 'greater_equal', 'less',
                           'less_equal'])
 
@@ -104,8 +107,12 @@ def _scalar_operands(data, scalar, is_int, rule):
 
 
 def _tensor_of(data, scalar):
-    """``scalar`` as a 0-d tensor of the type the promotion gives it with ``data``."""
-    return torch.tensor(scalar, dtype=torch.result_type(data, scalar), device=data.device)
+    """``scalar`` (a Python int or float) as a 0-d tensor of the type the promotion gives it
+    with ``data``: a floating-point array's own (no result_type call, which costs more than
+    the operator on a small array)."""
+    # (scalar_tensor: half the cost of torch.tensor, which parses any data)
+    dtype = data.dtype if data.is_floating_point() else torch.result_type(data, scalar)
+    return torch.scalar_tensor(scalar, dtype=dtype, device=data.device)
 
 
 def _float_ints(fn):
@@ -128,15 +135,22 @@ def _make_binary(name, fn):
     rule = 'divide' if name == 'true_divide' else 'compare' if name in _COMPARISONS else None
     if name in _NUMBER_OPERAND:
         def scalar_op(data, scalar, is_int):
+            if data.is_floating_point():  # (_scalar_operands' first case, inline)
+                return fn(data, int(scalar) if is_int else scalar)
             return fn(*_scalar_operands(data, scalar, is_int, rule))
     else:
         def scalar_op(data, scalar, is_int):
             data, s = _scalar_operands(data, scalar, is_int, rule)
             return fn(data, _tensor_of(data, s))
 
-    def rscalar_op(data, scalar, is_int):
-        data, s = _scalar_operands(data, scalar, is_int, rule)
-        return fn(_tensor_of(data, s), data)
+    rfn = _REVERSED_NUMBER.get(name)
+    if rfn is not None:
+        def rscalar_op(data, scalar, is_int):
+            return rfn(*_scalar_operands(data, scalar, is_int, rule))
+    else:
+        def rscalar_op(data, scalar, is_int):
+            data, s = _scalar_operands(data, scalar, is_int, rule)
+            return fn(_tensor_of(data, s), data)
 
     doc = 'NumPy-compatible %s of two arrays, broadcast, with NumPy type promotion.' % name
     register('_npi_' + name, inputs=inputs, doc=doc)(fn)  # the torch function itself: no frame

@@ -225,7 +225,8 @@ def _sampler(opname, pnames, draw, check, grad, batch, doc):
         if not arrays:
             values = scalars(kwargs)
             if None not in values:  # scalar parameters: the shape is size, the values numbers
-                shape, device = () if size is None else tuple(size), _device(ctx)
+                # (size: a tuple once the Shape kind converted it)
+                shape, device = () if size is None else size, _device(ctx)
                 error = None if check is None else check(values)
                 if error is not None:
                     return RANDOM.hold(torch.empty(shape, dtype=out_dtype, device=device), error)

@@ -1,5 +1,5 @@
 """The operator names ``mx.profiler`` reports, from real MXNet 1.9.1, for a small program:
-imperative operators (table functions, NDArray arithmetic, creation functions), a recorded
+imperative operators (table functions, NDArray and mx.np arithmetic, creation functions), a recorded
 forward and its backward, a bound Symbol executor, a hybridized Gluon block and a custom
 operator. ``run(mx)`` returns the names of each category of ``dumps(format='json')``; it runs
 under mxcompat in tests/test_profiler_names.py."""
@@ -32,6 +32,7 @@ def run(mx, path):
     block(mx.nd.ones((2, 4)))
     v = mx.nd.array(np.linspace(-1, 1, 10, dtype=np.float32).reshape(2, 5))
     v.attach_grad()
+    p = mx.np.ones((2, 3))
     mx.nd.waitall()
 
     mx.profiler.set_config(profile_all=True, aggregate_stats=True, filename=path)
@@ -44,6 +45,8 @@ def run(mx, path):
     y = (y + y).sum()
     z = mx.nd.zeros((3,)) - 2
     z = 1 - z / 3
+    q = mx.np.exp(1 - (p + p) * 2.0)  # mx.np's operators
+    q = mx.np.add(q, 1.0)  # a ufunc of an array and a number
     with mx.autograd.record():
         u = mx.nd.FullyConnected(v, mx.nd.ones((3, 5)), no_bias=True, num_hidden=3)
         u = mx.nd.sum(u)

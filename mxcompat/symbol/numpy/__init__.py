@@ -245,7 +245,8 @@ _METHODS = ('__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
             'flatten', 'squeeze', 'swapaxes', 'broadcast_to', 'dot', 'clip', 'round',
             'repeat', 'tile', 'take', 'argsort', 'sort', 'diagonal', 'trace')
 for _name in _METHODS:  # (sum, T, ...: made with the functions, _define_ufuncs)
-    setattr(_Symbol, _name, _rebind(_ma.ndarray.__dict__[_name]))
+    setattr(_Symbol, _name, _rebind(_ma._SYMBOL_OPERATORS.get(_name) or
+                                    _ma.ndarray.__dict__[_name]))
 
 
 def _reflected(entry, scalar, rscalar):
