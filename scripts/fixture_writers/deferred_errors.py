@@ -61,7 +61,7 @@ def _scenarios(mx):
     def executor(v):
         x = mx.sym.Variable('x')
         out = mx.sym.dot(x, mx.sym.random.normal(0, -1, (2, 2)))
-        ex = out.bind(mx.cpu(), {'x': nd.ones((2, 2))})
+        ex = out.bind(mx.current_context(), {'x': nd.ones((2, 2))})
         v['out'] = ex.forward()[0]
 
     return {
@@ -88,7 +88,7 @@ def _scenarios(mx):
             ('waitall()', lambda v: nd.waitall(), None)],
         'unpacked_rows': [
             ('a, b = normal(0, -1).copyto(cpu)',
-             lambda v: v.update(zip('ab', nd.random.normal(0, -1, (2, 2)).copyto(mx.cpu()))),
+             lambda v: v.update(zip('ab', nd.random.normal(0, -1, (2, 2)).copyto(mx.current_context()))),
              None),
             ('a.asnumpy()', read('a'), gauss),
             ('b.asnumpy()', read('b'), None)],
