@@ -81,6 +81,9 @@ def test_float16_3d_pooling_sums_in_float32():
     check_consistency(sym, ctx_list, rtol=1e-2, atol=1e-1)
 
 def _same_weights(make, shape):
+    # seeded: with batch statistics of a few values (ResNet-18's last stages see 1x1 maps), some
+    # draws of weights make gradients sensitive enough that float32 rounding differs by 1e-3
+    mx.random.seed(0)
     ref = make()
     ref.initialize(mx.init.Xavier(), ctx=CPU)
     ref(nd.ones(shape, ctx=CPU))
