@@ -901,7 +901,7 @@ def _setitem(self, key, value, np_mode):
     given = key
     if isinstance(value, NDArray):
         value = value._t
-        if value.requires_grad and _autograd_state.recording and not (
+        if value.requires_grad and _recording() and not (
                 key is Ellipsis or not np_mode and type(key) is slice and key == slice(None)):
             # MXNet records the assignment as an in-place operator, which it refuses
             raise MXNetError('Check failed: AGInfo::IsNone(*output): Inplace operations (+=, '
