@@ -705,6 +705,8 @@ def full_like(a, fill_value, dtype=None, order='C', ctx=None, out=None):  # pyli
 @set_module('mxnet.numpy')
 def arange(start, stop=None, step=1, dtype=None, ctx=None):
     """Return evenly spaced values within a given interval (float32 by default)."""
+    if step == 0:  # (MXNet's front end: before the operator's own check)
+        raise ZeroDivisionError('step cannot be 0')
     # (by keyword: a symbol's attributes are the arguments given, as MXNet writes them)
     return _npi.arange(start=start, stop=stop, step=1 if step is None else step,
                        ctx=ctx or current_context(), dtype=_dtype_name(dtype))

@@ -129,6 +129,14 @@ def _linspace(mx, out, errors):
             errors['linspace/' + cid] = None
         except Exception as err:
             errors['linspace/' + cid] = _error(err)
+    for cid, args in (('step-zero', (0, 5, 0)), ('step-zero-float', (0.5, 2.5, 0.0)),
+                      ('step-zero-one-bound', (5, None, 0))):
+        for space, fn in (('np', np.arange), ('sym', mx.sym.np.arange)):
+            try:
+                fn(*args)
+                errors['arange/%s/%s' % (space, cid)] = None
+            except Exception as err:
+                errors['arange/%s/%s' % (space, cid)] = _error(err)
 
 
 def _dsplit(mx, out, errors):
