@@ -5,6 +5,7 @@ device with the driver's ``cuModuleLoadData``, and launched on torch's current s
 device, so a kernel is ordered with the operators around it as in MXNet's engine.
 """
 import ctypes
+import functools
 import re
 
 import numpy as np
@@ -25,8 +26,10 @@ _CUDA_SUCCESS = 0
 _CUDA_ERROR_NOT_FOUND = 500
 
 
+@functools.lru_cache(maxsize=None)
 def _libraries():
-    """(NVRTC, CUDA driver) as ctypes libraries; MXNetError where torch has no CUDA."""
+    """(NVRTC, CUDA driver) as ctypes libraries, loaded once (torch's loaders make a new
+    handle per call); MXNetError where torch has no CUDA."""
     if torch.version.cuda is None:
         raise MXNetError('Compile with USE_CUDA=1 and ENABLE_CUDA_RTC=1 to have CUDA runtime '
                          'compilation. (mx.rtc needs a CUDA build of torch; this one, %s, has '
