@@ -12,6 +12,7 @@ import weakref
 
 import torch
 
+from . import autograd_history as _history
 from .base import MXNetError
 from .deferred_errors import fail_gradients
 from .ndarray.ndarray import NDArray, wrap
@@ -67,9 +68,18 @@ def set_recording(is_recording):
     -------
     previous state before this set.
     """
-    prev = _state.recording
-    _state.recording = bool(is_recording)
+    prev = _set_flag(bool(is_recording))
     torch.set_grad_enabled(bool(is_recording))
+    return prev
+
+
+def _set_flag(is_recording):
+    """Set this thread's recording flag (a bool) and keep count of the threads that record
+    (autograd_history.ACTIVE); returns the previous flag."""
+    prev = _state.recording
+    _state.recording = is_recording
+    if is_recording is not prev:
+        _history.ACTIVE[0] += 1 if is_recording else -1
     return prev
 
 
@@ -77,9 +87,7 @@ def swap_recording(is_recording):
     """Sets the recording flag alone (torch's grad mode stays as it is); returns the previous
     one. A bound executor records its training forward so: integer variables
     (``_IntegerVariable``) pass gradients only while recording."""
-    prev = _state.recording
-    _state.recording = is_recording
-    return prev
+    return _set_flag(bool(is_recording))
 
 
 def set_training(train_mode):
@@ -135,8 +143,7 @@ class _RecordingStateScope:
     def __enter__(self):
         self._prev_grad_enabled = torch.is_grad_enabled()
         if self._enter_is_record is not None:
-            self._prev_is_record = _state.recording
-            _state.recording = self._enter_is_record
+            self._prev_is_record = _set_flag(self._enter_is_record)
             _set_grad_enabled(self._enter_is_record)
         if self._enter_train_mode is not None:
             self._prev_train_mode = _state.training
@@ -144,7 +151,7 @@ class _RecordingStateScope:
 
     def __exit__(self, ptype, value, trace):
         if self._enter_is_record is not None:
-            _state.recording = self._prev_is_record
+            _set_flag(self._prev_is_record)
         if self._enter_train_mode is not None:
             _state.training = self._prev_train_mode
         _set_grad_enabled(self._prev_grad_enabled)
@@ -446,7 +453,9 @@ def mark_tensor(t, grad_req, grad_buffer=None):
     if not t.is_leaf:
         t = t.detach()
     if not t.is_floating_point():
-        return _IntegerVariable.mark(t, grad_req, grad_buffer)
+        t = _IntegerVariable.mark(t, grad_req, grad_buffer)
+        _history.mark(t)
+        return t
     with torch.no_grad():
         t.requires_grad_(True)
         if grad_buffer is not None:
@@ -456,6 +465,7 @@ def mark_tensor(t, grad_req, grad_buffer=None):
         else:
             t.grad.zero_()
     t._mx_grad_req = grad_req
+    _history.mark(t)
     if not getattr(t, '_mx_hooked', False):
         t.register_hook(_clear_before_write(weakref.ref(t)))
         t._mx_hooked = True
@@ -779,9 +789,19 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
 
 
 def get_symbol(x):
-    """Retrieve recorded computation history as `Symbol`."""
-    raise NotImplementedError('mx.autograd.get_symbol is not supported by mxcompat: the recorded '
-                              'history is a torch.autograd graph; use HybridBlock.export')
+    """Retrieve recorded computation history as `Symbol`.
+
+    Parameters
+    ----------
+    x : NDArray
+        Array representing the head of computation graph.
+
+    Returns
+    -------
+    Symbol
+        The retrieved Symbol.
+    """
+    return _history.get_symbol(x)
 
 
 class _FunctionBridge(torch.autograd.Function):

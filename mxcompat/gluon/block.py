@@ -24,6 +24,7 @@ import numpy as np
 import torch
 
 from .. import autograd, initializer, ndarray, symbol, name as _name
+from ..autograd_history import ACTIVE as _ACTIVE, note_graph
 from ..utils import fileio
 from ..base import mx_real_t, MXNetError, MXNetAssertionError, MXNetValueError, dtype_torch
 from ..context import Context, swap_context, context_of_device
@@ -1388,16 +1389,30 @@ class HybridBlock(Block):
         if type(self._cached_graph[1]) is not Symbol:  # a NumPy-semantics graph
             ctx = args_without_none[0]._ctx if args_without_none else None
             out = [_np_on_ctx(t, ctx) for t in out]
+            if _ACTIVE[0]:
+                self._record_call(out, args_without_none)
             return out[0] if len(out) == 1 and self._out_format == 0 else \
                 _regroup(out, self._out_format)
         if len(out) == 1 and args_without_none and self._out_format == 0:
-            return args_without_none[0]._like(out[0])  # one output, on the inputs' context
+            res = args_without_none[0]._like(out[0])  # one output, on the inputs' context
+            if _ACTIVE[0]:
+                self._record_call([res], args_without_none)
+            return res
         ctx = args_without_none[0]._ctx if args_without_none else None
         out = [wrap(t) for t in out]
         if ctx is not None:
             for o in out:
                 o._ctx = ctx
+        if _ACTIVE[0]:
+            self._record_call(out, args_without_none)
         return _regroup(out, self._out_format)
+
+    def _record_call(self, outputs, args):
+        """Note the call that gave ``outputs`` for ``autograd.get_symbol``."""
+        ctx = args[0].context if args else None
+        inputs = [args[i] if is_arg else i.data(ctx) for is_arg, i in self._cached_op_args]
+        op = self._cached_op
+        note_graph(outputs, op.symbol, inputs, op.inlined)
 
     def _mixed_context_error(self, args):
         """MXNetError, worded as MXNet's CachedOp, for a graph input or a Parameter (one copy)

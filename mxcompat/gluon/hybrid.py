@@ -59,7 +59,7 @@ class CachedGraph(object):
     sym : Symbol
         The graph.
     flags : dict
-        MXNet's CachedOp flags (static_alloc, static_shape, ...), kept for reference.
+        MXNet's CachedOp flags (static_alloc, static_shape, inline_limit, ...).
     compile_options : dict or None
         torch.compile keyword arguments; None runs the generated function as it is.
 
@@ -73,6 +73,10 @@ class CachedGraph(object):
         self._compile_options = compile_options
         self._compiled = {}
         self._by_shapes = None
+        # autograd records the graph's operators one by one (MXNet inlines a graph of at most
+        # inline_limit operators, where memory is not static), else one _CachedOp node
+        self.inlined = not self.flags.get('static_alloc') and sum(
+            n.op is not None for n in sym._nodes()) <= self.flags.get('inline_limit', 2)
         if any(n.op is not None and not n.inputs and sized_by_consumers(n.params)
                for n in sym._nodes()):
             self._by_shapes = {}

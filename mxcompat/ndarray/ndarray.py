@@ -20,6 +20,7 @@ from ..ops.shape_rules import infer_reshape
 from ..ops.int_cast import cast_recorded, int_scalar
 from ..ops.elemwise_arith import mod as _mod, power as _power
 from ..deferred_errors import carry, rethrow, waitall as _raise_pending
+from ..autograd_history import ACTIVE as _ACTIVE, note as _note
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
            'from_torch', 'from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'waitall',
@@ -45,7 +46,7 @@ class NDArray:
     In mxcompat an NDArray wraps exactly one ``torch.Tensor`` (``to_torch()`` returns it
     without a copy).
     """
-    __slots__ = ('_t', '_ctx', '__weakref__')
+    __slots__ = ('_t', '_ctx', '_h', '__weakref__')
     # numpy defers binary operators with an NDArray on the right to NDArray's reflected ones
     __array_priority__ = 1000.0
 
@@ -433,12 +434,12 @@ class NDArray:
                 except RuntimeError as e:
                     raise (mixed_context_error('broadcast_add', (t, o)) or e) from None
                 r._ctx = self._ctx
-                return r
+                return _recorded(r, torch.add, 0, (self, other)) if _ACTIVE[0] else r
         elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
             r = _new(NDArray)
             r._t = t + other
             r._ctx = self._ctx
-            return r
+            return _recorded(r, torch.add, 1, (self,), other) if _ACTIVE[0] else r
         return _binary(self, other, torch.add, torch.add)
 
     __radd__ = __add__
@@ -454,12 +455,12 @@ class NDArray:
                 except RuntimeError as e:
                     raise (mixed_context_error('broadcast_sub', (t, o)) or e) from None
                 r._ctx = self._ctx
-                return r
+                return _recorded(r, torch.sub, 0, (self, other)) if _ACTIVE[0] else r
         elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
             r = _new(NDArray)
             r._t = t - other
             r._ctx = self._ctx
-            return r
+            return _recorded(r, torch.sub, 1, (self,), other) if _ACTIVE[0] else r
         return _binary(self, other, torch.sub, torch.sub)
 
     def __rsub__(self, other):
@@ -476,12 +477,12 @@ class NDArray:
                 except RuntimeError as e:
                     raise (mixed_context_error('broadcast_mul', (t, o)) or e) from None
                 r._ctx = self._ctx
-                return r
+                return _recorded(r, torch.mul, 0, (self, other)) if _ACTIVE[0] else r
         elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
             r = _new(NDArray)
             r._t = t * other
             r._ctx = self._ctx
-            return r
+            return _recorded(r, torch.mul, 1, (self,), other) if _ACTIVE[0] else r
         return _binary(self, other, torch.mul, torch.mul)
 
     __rmul__ = __mul__
@@ -500,12 +501,12 @@ class NDArray:
                 except RuntimeError as e:
                     raise (mixed_context_error('broadcast_div', (t, o)) or e) from None
                 r._ctx = self._ctx
-                return r
+                return _recorded(r, torch.div, 0, (self, other)) if _ACTIVE[0] else r
         elif type(other) is float or type(other) is int:
             r = _new(NDArray)
             r._t = t / other
             r._ctx = self._ctx
-            return r
+            return _recorded(r, torch.div, 1, (self,), other) if _ACTIVE[0] else r
         return _binary(self, other, torch.div, torch.div)
 
     __div__ = __truediv__
@@ -533,10 +534,11 @@ class NDArray:
         r = _new(NDArray)
         r._t = -self._t
         r._ctx = self._ctx
-        return r
+        return _recorded(r, torch.mul, 1, (self,), -1.0) if _ACTIVE[0] else r
 
     def __abs__(self):
-        return self._like(torch.abs(self._t))
+        r = self._like(torch.abs(self._t))
+        return _recorded(r, torch.abs, 0, (self,)) if _ACTIVE[0] else r
 
     def __pos__(self):
         return self
@@ -801,11 +803,13 @@ def _binary(self, other, tensor_fn, scalar_fn):
         if o.dtype is not t.dtype:
             _check_dtypes(t, o, tensor_fn.__name__)
         try:
-            return self._like(tensor_fn(t, o))
+            r = self._like(tensor_fn(t, o))
         except RuntimeError as e:
             raise (mixed_context_error(tensor_fn.__name__, (t, o)) or e) from None
+        return _recorded(r, tensor_fn, 0, (self, other)) if _ACTIVE[0] else r
     if isinstance(other, numeric_types):
-        return self._like(scalar_fn(t, _scalar(t, other)))
+        r = self._like(scalar_fn(t, _scalar(t, other)))
+        return _recorded(r, tensor_fn, 1, (self,), other) if _ACTIVE[0] else r
     if isinstance(other, torch.Tensor):
         return self._like(tensor_fn(t, other))
     return NotImplemented
@@ -814,9 +818,11 @@ def _binary(self, other, tensor_fn, scalar_fn):
 def _rscalar(self, other, fn):
     t = self._t
     if isinstance(other, numeric_types):
-        return self._like(fn(torch.full_like(t, _scalar(t, other)), t))
+        r = self._like(fn(torch.full_like(t, _scalar(t, other)), t))
+        return _recorded(r, fn, 2, (self,), other) if _ACTIVE[0] else r
     if isinstance(other, NDArray):
-        return self._like(fn(other._t, t))
+        r = self._like(fn(other._t, t))
+        return _recorded(r, fn, 0, (other, self)) if _ACTIVE[0] else r
     return NotImplemented
 
 
@@ -824,6 +830,35 @@ def _int_div(a, b):
     if isinstance(b, torch.Tensor) or isinstance(a, torch.Tensor) and a.dtype in _INT_DTYPES:
         return torch.div(a, b, rounding_mode='trunc')
     return torch.div(a, b)
+
+
+# the operators MXNet records for an arithmetic or comparison function: (two arrays, array and
+# scalar, scalar and array)
+_RECORDED_AS = {
+    torch.add: ('broadcast_add', '_plus_scalar', '_plus_scalar'),
+    torch.sub: ('broadcast_sub', '_minus_scalar', '_rminus_scalar'),
+    torch.mul: ('broadcast_mul', '_mul_scalar', '_mul_scalar'),
+    torch.div: ('broadcast_div', '_div_scalar', '_rdiv_scalar'),
+    _int_div: ('broadcast_div', '_div_scalar', '_rdiv_scalar'),
+    _mod: ('broadcast_mod', '_mod_scalar', '_rmod_scalar'),
+    _power: ('broadcast_power', '_power_scalar', '_rpower_scalar'),
+    torch.abs: ('abs',),
+    torch.eq: ('broadcast_equal', '_equal_scalar'),
+    torch.ne: ('broadcast_not_equal', '_not_equal_scalar'),
+    torch.gt: ('broadcast_greater', '_greater_scalar'),
+    torch.ge: ('broadcast_greater_equal', '_greater_equal_scalar'),
+    torch.lt: ('broadcast_lesser', '_lesser_scalar'),
+    torch.le: ('broadcast_lesser_equal', '_lesser_equal_scalar'),
+}
+
+
+def _recorded(r, fn, form, inputs, scalar=None):
+    """``r``, with the call of MXNet's operator for ``fn`` in the ``form`` of
+    :data:`_RECORDED_AS` noted for ``autograd.get_symbol``."""
+    from ..ops.registry import get
+    _note((r,), get(_RECORDED_AS[fn][form]), {} if scalar is None else {'scalar': float(scalar)},
+          inputs)
+    return r
 
 
 def _inplace(self, other, fn):
@@ -860,11 +895,13 @@ def _compare(self, other, fn):
     t = self._t
     if isinstance(other, NDArray):
         try:
-            return self._like(fn(t, other._t).to(t.dtype))
+            r = self._like(fn(t, other._t).to(t.dtype))
         except RuntimeError as e:
             raise (mixed_context_error(fn.__name__, (t, other._t)) or e) from None
+        return _recorded(r, fn, 0, (self, other)) if _ACTIVE[0] else r
     if isinstance(other, numeric_types):
-        return self._like(fn(t, _scalar(t, other)).to(t.dtype))
+        r = self._like(fn(t, _scalar(t, other)).to(t.dtype))
+        return _recorded(r, fn, 1, (self,), other) if _ACTIVE[0] else r
     if other is None:
         return False if fn is torch.eq else (True if fn is torch.ne else NotImplemented)
     return NotImplemented

@@ -12,6 +12,7 @@ import torch
 
 from ..base import MXNetError, REQUIRED, DTYPE_NAMES, to_float, to_shape
 from ..context import Context, current_context, mixed_context_error
+from ..autograd_history import ACTIVE, given, note
 from ..ops import registry
 from .ndarray import NDArray, _assign
 
@@ -123,7 +124,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
          '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
          '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
          '_NDArray': array_cls, '_new': NDArray.__new__, '_cls': array_cls,
-         '_DTYPE_NAMES': DTYPE_NAMES}
+         '_DTYPE_NAMES': DTYPE_NAMES, '_ACTIVE': ACTIVE, '_note': note, '_given': given}
     sig, body = [], []
     call_args = []
     call_params = []  # (parameter name, local holding its value)
@@ -278,22 +279,31 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         on_ctx = '(%s if type(%s) is _Context else _result_context(%s))' % ((created,) * 3)
         cx = on_ctx if not op.inputs else '(_cx if _n else %s)' % on_ctx if op.variadic \
             else cx
+    # autograd.get_symbol's history, while some thread records
+    recorded = vname if op.variadic else '(%s)' % ''.join('%s, ' % n for n in names)
+    passed = ''.join('(%r, %s, %s), ' % (pname, p, '_d_' + p if '_d_' + p in g else 'None')
+                    for pname, p in call_params if not p.startswith('_d_'))
+    note_call = '_note(%%s, _op, _given((%s)), %s)' % (passed, recorded)
     if nout == 1 and nvis in (None, 1):
         # the NDArray is built inline: one frame less on every call
         body.append('    if type(_r) is tuple: _r = _r[0]')
         body.append('    _o = _new(_NDArray)')
         body.append('    _o._t = _r')
         body.append('    _o._ctx = %s' % cx)
+        body.append('    if _ACTIVE[0]: ' + note_call % '(_o,)')
         body.append('    return _o')
     else:
-        body.append('    if not isinstance(_r, (tuple, list)): return _wrap_multi((_r,), 1, %s, _cls)' % cx)
+        body.append('    if not isinstance(_r, (tuple, list)): _r = (_r,); _nv = 1')
         if nvis is None:
-            body.append('    return _wrap_multi(_r, len(_r), %s, _cls)' % cx)
+            body.append('    else: _nv = len(_r)')
         elif callable(nvis):
             g['_nvis'] = nvis
-            body.append('    return _wrap_multi(_r, _nvis(%s), %s, _cls)' % (_params_dict(op), cx))
+            body.append('    else: _nv = _nvis(%s)' % _params_dict(call_params))
         else:
-            body.append('    return _wrap_multi(_r, %d, %s, _cls)' % (nvis, cx))
+            body.append('    else: _nv = %d' % nvis)
+        body.append('    _o = _wrap_multi(_r, _nv, %s, _cls)' % cx)
+        body.append('    if _ACTIVE[0]: ' + note_call % '(_o,) if _nv == 1 else _o')
+        body.append('    return _o')
     src = 'def %s(%s):\n%s\n' % (func_name, ', '.join(sig), '\n'.join(body))
     exec(compile(src, '<mx.nd.%s>' % func_name, 'exec'), g)
     op.callers.append(g)  # OpDef.rebind swaps g['_fn']
@@ -329,8 +339,9 @@ def _signature_of(signature, sig):
     return [generated[item.partition('=')[0]] for item in signature]
 
 
-def _params_dict(op):
-    return '{%s}' % ', '.join('%r: %s' % (p, _safe(p)) for p in op.params)
+def _params_dict(call_params):
+    """Source of the dict of an operator's parameters: {name: the local holding its value}."""
+    return '{%s}' % ', '.join('%r: %s' % (pname, p) for pname, p in call_params)
 
 
 # MXNet puts operators into sub-namespaces by name prefix

@@ -250,3 +250,14 @@ def cond(*inputs, num_args, num_outputs, cond_input_locs, then_input_locs, else_
     else:
         res = else_g([inputs[j] for j in else_input_locs])
     return _outputs(res)
+
+
+@register('_CachedOp', merges=False, inputs=('*data',),
+          num_outputs=lambda p: len(p['subgraphs'][0].list_outputs()))
+def cached_op(*inputs, subgraphs=None):
+    """Run a hybridized block's graph: the node ``autograd.get_symbol`` shows for the call
+    of a block that is not inlined (MXNet's ``inline_limit``)."""
+    if not subgraphs or len(subgraphs) != 1:
+        raise MXNetError('_CachedOp runs the graph of a hybridized block; it is made by '
+                         'autograd.get_symbol, not called directly')
+    return _outputs(_graph(subgraphs[0])(list(inputs)))
