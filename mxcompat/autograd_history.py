@@ -60,12 +60,14 @@ def _recording():
 
 
 def _entry(x):
-    """The recorded entry of the NDArray ``x``, or None."""
-    h = getattr(x, '_h', None)
-    if h is not None:
-        return h
-    leaf = getattr(x._t, '_mx_var', None)
-    return None if leaf is None or not x._t.requires_grad else (leaf, 0)
+    """The recorded entry of the NDArray ``x``, or None. A marked variable is one whatever
+    the array held before (``attach_grad`` on an operator's output starts a new graph)."""
+    t = x._t
+    if t.requires_grad and t.is_leaf:
+        leaf = getattr(t, '_mx_var', None)
+        if leaf is not None:
+            return leaf, 0
+    return getattr(x, '_h', None)
 
 
 def _inputs(arrays):

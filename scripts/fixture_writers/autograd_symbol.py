@@ -89,7 +89,15 @@ def _scenarios(mx):
         with autograd.record():
             return nd.sum(net(nd.ones((2, 4))) * 2)
 
-    return {'arithmetic': arithmetic, 'two_variables': two_variables,
+    def attach_grad_on_output():
+        x = var(2)
+        with autograd.record():
+            y = x * 3
+        y.attach_grad()  # a new variable: its history is cut
+        with autograd.record():
+            return y + 1
+
+    return {'arithmetic': arithmetic, 'attach_grad_on_output': attach_grad_on_output, 'two_variables': two_variables,
             'reflected_and_compare': reflected_and_compare, 'constant_input': constant_input,
             'multi_output': multi_output, 'operator_params': operator_params,
             'gluon_dense': gluon_dense, 'hybrid_inlined': hybrid(3),
