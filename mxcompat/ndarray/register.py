@@ -107,8 +107,9 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
 
     ``ufunc`` (a :class:`UFunc`) makes the function a NumPy ufunc over an operator without
     parameters. ``sequence``, for a variadic operator, names the first argument, which takes
-    the inputs as one sequence (NumPy's ``concatenate(seq, axis=0)``) rather than one by one;
-    the count of inputs is then no argument.
+    the inputs as one sequence (NumPy's ``concatenate(seq, axis=0, out=None)``) rather than one
+    by one; the count of inputs is then no argument, and the function takes no ``name`` and no
+    ``**kwargs`` (Python's TypeError for another argument, as MXNet's NumPy functions).
 
     ``signature``, for an operator with fixed inputs, gives the function a Python signature of
     its own (NumPy's ``sum(a, axis=None, dtype=None, out=None, keepdims=False)``): the names of
@@ -138,7 +139,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('    if kwargs: _check_kwargs(%r, kwargs)' % func_name)
         if ufunc.check_out is not None:
             body.append('    if out is not None: _check_out(%r, out)' % func_name)
-    if op.params and signature is None:  # MXNet ignores keyword arguments of operators that
+    if op.params and signature is None and sequence is None:  # MXNet ignores keyword arguments of operators that
         # take no parameters; as MXNet's parser, an unknown argument is reported before a
         # missing input
         body.append('    if kwargs:')
@@ -239,7 +240,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
             else:
                 conv_lines.append('        if %s is not %s%s: %s' % (p, dname, skip, convert))
         call_params.append((pname, p))
-    sig += ['out=None', 'name=None', '**kwargs']
+    sig += ['out=None'] if sequence else ['out=None', 'name=None', '**kwargs']
     if signature is not None:
         sig = _signature_of(signature, sig)
     if conv_lines:

@@ -20,7 +20,7 @@ from .elemwise_arith import mod, power
 from .elemwise_unary import clip_integers
 from .int_cast import cast_recorded as _cast, int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
-from .shape_ops import _concat, _fresh, _join as _join_checked, _shared, _split_parts, stack
+from .shape_ops import _CONCAT_RULE, _fresh, _join as _join_checked, _shared, _split_parts, stack
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
 _AXIS = (Opt(Shape), None)
@@ -588,8 +588,8 @@ def np_squeeze(a, axis, result=_fresh):
 def np_concatenate(*data, num_args, axis):
     """Join a sequence of arrays along an existing axis (flattened for ``axis=None``)."""
     if axis is None:
-        return _concat('concatenate', [d.reshape(-1) for d in data], 0, 'axis')
-    return _concat('concatenate', data, axis, 'axis')
+        data, axis = [d.reshape(-1) for d in data], 0
+    return _join_checked('concatenate', _CONCAT_RULE, torch.cat, data, axis)
 
 
 # (the legacy operator's function: the same checks and messages)
