@@ -86,6 +86,11 @@ _NUMBER_OPERAND = frozenset(['add', 'subtract', 'multiply', 'true_divide', 'mod'
 
 # the reflected operators that torch computes with a Python number as the first operand
 _REVERSED_NUMBER = {'subtract': torch.rsub}
+# the torch functions of a floating-point array and a Python number that compute maximum and
+# minimum as MXNet's scalar operators (_npi_maximum_scalar is _maximum_scalar there), whose
+# gradient is g where x >= s (x <= s): all of it at ties, 0 where x is NaN (torch.maximum's
+# halves it at ties and passes it at NaN)
+_CLAMP = {'maximum': torch.clamp_min, 'minimum': torch.clamp_max}
 
 _COMPARISONS = frozenset(['equal', 'not_equal', 'greater', 'greater_equal', 'less',
                           'less_equal'])
@@ -139,7 +144,14 @@ def _make_binary(name, fn):
                 return fn(data, int(scalar) if is_int else scalar)
             return fn(*_scalar_operands(data, scalar, is_int, rule))
     else:
+        clamp = _CLAMP.get(name)
+
         def scalar_op(data, scalar, is_int):
+            if clamp is not None and data.is_floating_point():
+                try:  # (torch checks that the number fits the array's type: no cost when it does)
+                    return clamp(data, scalar)
+                except RuntimeError:
+                    pass  # a number beyond the type's range: as a tensor of that type, below
             data, s = _scalar_operands(data, scalar, is_int, rule)
             return fn(data, _tensor_of(data, s))
 
