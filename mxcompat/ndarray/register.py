@@ -166,28 +166,29 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         for n in names:  # (required with a signature, as in NumPy's)
             sig.append(n if signature else '%s=None' % n)
         if names:
-            body.append('    try:')
             first = names[0]
+            if ufunc is not None and ufunc.scalar is not None:
+                # an array and a float or an int: the scalar entry's implementation, as its
+                # generated function calls it (the namespace joins the entry's callers); tested
+                # first, as the AttributeError of the number's ._t would cost more than the test
+                g['_scalar'] = {'_fn': ufunc.scalar.fn}
+                ufunc.scalar.callers.append(g['_scalar'])
+                body.append('    _tp = type(%s)' % names[1])
+                body.append('    if (_tp is float or _tp is int) and type(%s) is _cls:' % first)
+                body.append("        _r = _scalar['_fn'](%s._t, %s if _tp is float else "
+                            'float(%s), _tp is int)' % (first, names[1], names[1]))
+                body.append('        if out is not None: return _write_out(out, _r)')
+                body.append('        _o = _new(_NDArray)')
+                body.append('        _o._t = _r')
+                body.append('        _o._ctx = %s._ctx' % first)
+                body.append('        return _o')
+            body.append('    try:')
             body.append('        _a0 = %s._t' % first)
             body.append('        _cx = %s._ctx' % first)
             for i, n in enumerate(names[1:], 1):  # (a ufunc's inputs are all required)
                 body.append('        _a%d = %s._t%s' % (
                     i, n, '' if ufunc is not None else ' if %s is not None else None' % n))
             body.append('    except AttributeError:')
-            if ufunc is not None and ufunc.scalar is not None:
-                # an array and a float or an int: the scalar entry's implementation, as its
-                # generated function calls it (the namespace joins the entry's callers)
-                g['_scalar'] = {'_fn': ufunc.scalar.fn}
-                ufunc.scalar.callers.append(g['_scalar'])
-                body.append('        _tp = type(%s)' % names[1])
-                body.append('        if (_tp is float or _tp is int) and type(%s) is _cls:' % first)
-                body.append("            _r = _scalar['_fn'](%s._t, %s if _tp is float else "
-                            'float(%s), _tp is int)' % (first, names[1], names[1]))
-                body.append('            if out is not None: return _write_out(out, _r)')
-                body.append('            _o = _new(_NDArray)')
-                body.append('            _o._t = _r')
-                body.append('            _o._ctx = %s._ctx' % first)
-                body.append('            return _o')
             if ufunc is not None:
                 body.append('        _u = _on_other(%s, out)' % ', '.join(names))
                 body.append('        if _u is not NotImplemented: return _u')
