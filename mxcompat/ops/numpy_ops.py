@@ -158,6 +158,8 @@ def _make_binary(name, fn):
     rfn = _REVERSED_NUMBER.get(name)
     if rfn is not None:
         def rscalar_op(data, scalar, is_int):
+            if data.is_floating_point():  # (_scalar_operands' first case, inline)
+                return rfn(data, int(scalar) if is_int else scalar)
             return rfn(*_scalar_operands(data, scalar, is_int, rule))
     else:
         def rscalar_op(data, scalar, is_int):
