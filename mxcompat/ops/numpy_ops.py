@@ -236,8 +236,7 @@ for _name, _fn in _UNARY_FLOAT.items():
 for _name, _fn in _UNARY_SAME.items():
     register('_npi_' + _name, inputs=('x',), infer_shape='same',
              aliases=('_npi_abs',) if _name == 'absolute' else (),
-             doc='NumPy-compatible element-wise %s.' % _name)(
-                 lambda x, _f=_fn: _f(x))
+             doc='NumPy-compatible element-wise %s.' % _name)(_fn)
 
 
 @register('_npi_around', inputs=('x',), params={'decimals': (Int, 0)})
