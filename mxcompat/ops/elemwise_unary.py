@@ -118,7 +118,10 @@ def _relu(x):
 
 def _has_nan(x):
     """Whether host tensor ``x`` may hold a NaN: its sum is NaN (also for +inf and -inf, which
-    then take the general way)."""
+    then take the general way), or it is being compiled or exported (where a value read
+    would be a graph break, or be taken for every later input)."""
+    if torch.compiler.is_compiling():
+        return True
     s = x.detach().sum().item()
     return s != s
 

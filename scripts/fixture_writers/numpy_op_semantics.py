@@ -172,9 +172,30 @@ def _float_grads(mx, out):
                                              axis=0), np.array(data))
 
 
+def relu_hybrid_grads(mx, out, **hybridize):
+    """Gradients of a hybridized ``relu(x) * 2`` (``hybridize``: its options) for an input
+    without NaN, then for one with a NaN (MXNet's gradient is NaN there): under mxcompat also
+    compiled (tests/test_numpy_interface.py), where the second call must not reuse the first
+    one's way."""
+    np, ag = mx.np, mx.autograd
+
+    class Relu2(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x):  # pylint: disable=arguments-differ
+            return F.npx.relu(x) * 2
+    net = Relu2()
+    net.hybridize(**hybridize)
+    for name, values in (('plain', [1., -1., 0., 2.]), ('nan', [onp.nan, 1., -1., 0.])):
+        x = np.array(onp.array(values, dtype='float32'))
+        x.attach_grad()
+        with ag.record():
+            y = net(x)
+        y.backward()
+        out['relu-hybrid/%s/grad' % name] = x.grad.asnumpy()
+
+
 def run(mx):
     """{case id: numpy array}, computed in NumPy mode (``npx.set_np()``)."""
-    return run_cases(mx, _int_grads, _float_grads, _functions)
+    return run_cases(mx, _int_grads, _float_grads, relu_hybrid_grads, _functions)
 
 
 def write(mx, outdir):
