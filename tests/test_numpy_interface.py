@@ -72,13 +72,14 @@ def test_npx_save_writes_mxnet_bytes(tmp_path, name, data):
         assert f.read() == g.read()
 
 
-def test_relu_nan_gradient_compiled():
-    """A compiled graph's relu gives MXNet's NaN gradient for an input with a NaN after an
-    input without one (the host's NaN test must not be taken into the compiled graph)."""
+def test_hybrid_cases_compiled():
+    """A compiled graph gives MXNet's relu gradient for an input with a NaN and clips pick's
+    indices after a first call without either (the host's tests must not be taken into the
+    compiled graph)."""
     got = {}
     mx.npx.set_np()
     try:
-        numpy_op_semantics.relu_hybrid_grads(mx, got, backend='eager', fullgraph=True)
+        numpy_op_semantics.hybrid_cases(mx, got, backend='eager', fullgraph=True)
     finally:
         mx.npx.reset_np()
     for key, value in got.items():

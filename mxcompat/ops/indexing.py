@@ -262,7 +262,9 @@ def pick(data, index, *, axis, keepdims, mode):
     idx = _as_index(index)
     if mode == 'wrap':
         idx = torch.remainder(idx, n)
-    elif not data.is_cpu:  # (a device's gather asserts on an index out of range: clipped first)
+    elif not data.is_cpu or torch.compiler.is_compiling():
+        # clipped first: a device's gather asserts on an index out of range, and a graph being
+        # compiled or exported must clip whatever indices it is given later
         idx = idx.clamp(0, n - 1) if idx is index else idx.clamp_(0, n - 1)
     if reduced:
         idx = idx.unsqueeze(ax)

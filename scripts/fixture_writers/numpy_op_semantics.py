@@ -172,30 +172,33 @@ def _float_grads(mx, out):
                                              axis=0), np.array(data))
 
 
-def relu_hybrid_grads(mx, out, **hybridize):
-    """Gradients of a hybridized ``relu(x) * 2`` (``hybridize``: its options) for an input
-    without NaN, then for one with a NaN (MXNet's gradient is NaN there): under mxcompat also
-    compiled (tests/test_numpy_interface.py), where the second call must not reuse the first
-    one's way."""
+def hybrid_cases(mx, out, **hybridize):
+    """A hybridized block (``hybridize``: its options) called twice, where the second call
+    needs what the first did not: relu's gradient for an input with a NaN after one without
+    (MXNet's is NaN there), pick's clipping of indices out of range after indices in range.
+    Under mxcompat also compiled (tests/test_numpy_interface.py), where the second call must
+    not reuse the first one's way."""
     np, ag = mx.np, mx.autograd
 
-    class Relu2(mx.gluon.HybridBlock):
-        def hybrid_forward(self, F, x):  # pylint: disable=arguments-differ
-            return F.npx.relu(x) * 2
-    net = Relu2()
+    class Block(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x, i):  # pylint: disable=arguments-differ
+            return F.npx.relu(x) * 2 + F.npx.pick(x, i)
+    net = Block()
     net.hybridize(**hybridize)
-    for name, values in (('plain', [1., -1., 0., 2.]), ('nan', [onp.nan, 1., -1., 0.])):
+    for name, values, index in (('plain', [[1., -1., 0., 2.]], [2]),
+                                ('nan-clip', [[onp.nan, 1., -1., 0.]], [7])):
         x = np.array(onp.array(values, dtype='float32'))
         x.attach_grad()
         with ag.record():
-            y = net(x)
+            y = net(x, np.array(onp.array(index, dtype='int64')))
         y.backward()
-        out['relu-hybrid/%s/grad' % name] = x.grad.asnumpy()
+        out['hybrid/%s/value' % name] = y.asnumpy()
+        out['hybrid/%s/grad' % name] = x.grad.asnumpy()
 
 
 def run(mx):
     """{case id: numpy array}, computed in NumPy mode (``npx.set_np()``)."""
-    return run_cases(mx, _int_grads, _float_grads, relu_hybrid_grads, _functions)
+    return run_cases(mx, _int_grads, _float_grads, hybrid_cases, _functions)
 
 
 def write(mx, outdir):
