@@ -139,9 +139,9 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('    if kwargs: _check_kwargs(%r, kwargs)' % func_name)
         if ufunc.check_out is not None:
             body.append('    if out is not None: _check_out(%r, out)' % func_name)
-    if op.params and signature is None and sequence is None:  # MXNet ignores keyword arguments of operators that
-        # take no parameters; as MXNet's parser, an unknown argument is reported before a
-        # missing input
+    if op.params and signature is None and sequence is None:
+        # MXNet ignores keyword arguments of operators that take no parameters; as MXNet's
+        # parser, an unknown argument is reported before a missing input
         body.append('    if kwargs:')
         body.append('        kwargs.pop("attr", None)')
         body.append('        if kwargs: raise _bad_kwargs(_op, kwargs)')

@@ -376,6 +376,8 @@ def _join(opname, rule, join, tensors, axis=None, extra=0, argname='axis'):
 
 
 def _unknown_joined_size(out, tensors, dim):
+    """Shape inference's result of torch.cat along ``dim`` (meta tensors): an input of unknown
+    (0) size along it leaves the joined size unknown."""
     axis = dim if dim >= 0 else dim + out.dim()
     if any(t.shape[axis] == 0 for t in tensors):
         shape = list(out.shape)
