@@ -108,8 +108,9 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
 
     ``ufunc`` (a :class:`UFunc`) makes the function a NumPy ufunc over an operator without
     parameters. ``sequence``, for a variadic operator, names the first argument, which takes
-    the inputs as one sequence (NumPy's ``concatenate(seq, axis=0)``) rather than one by one;
-    the count of inputs is then no argument.
+    the inputs as one sequence (NumPy's ``concatenate(seq, axis=0, out=None)``) rather than one
+    by one; the count of inputs is then no argument, and the function takes no ``name`` and no
+    ``**kwargs`` (Python's TypeError for another argument, as MXNet's NumPy functions).
 
     ``signature``, for an operator with fixed inputs, gives the function a Python signature of
     its own (NumPy's ``sum(a, axis=None, dtype=None, out=None, keepdims=False)``): the names of
@@ -139,9 +140,9 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('    if kwargs: _check_kwargs(%r, kwargs)' % func_name)
         if ufunc.check_out is not None:
             body.append('    if out is not None: _check_out(%r, out)' % func_name)
-    if op.params and signature is None:  # MXNet ignores keyword arguments of operators that
-        # take no parameters; as MXNet's parser, an unknown argument is reported before a
-        # missing input
+    if op.params and signature is None and sequence is None:
+        # MXNet ignores keyword arguments of operators that take no parameters; as MXNet's
+        # parser, an unknown argument is reported before a missing input
         body.append('    if kwargs:')
         body.append('        kwargs.pop("attr", None)')
         body.append('        if kwargs: raise _bad_kwargs(_op, kwargs)')
@@ -166,28 +167,29 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         for n in names:  # (required with a signature, as in NumPy's)
             sig.append(n if signature else '%s=None' % n)
         if names:
-            body.append('    try:')
             first = names[0]
+            if ufunc is not None and ufunc.scalar is not None:
+                # an array and a float or an int: the scalar entry's implementation, as its
+                # generated function calls it (the namespace joins the entry's callers); tested
+                # first, as the AttributeError of the number's ._t would cost more than the test
+                g['_scalar'] = {'_fn': ufunc.scalar.fn}
+                ufunc.scalar.callers.append(g['_scalar'])
+                body.append('    _tp = type(%s)' % names[1])
+                body.append('    if (_tp is float or _tp is int) and type(%s) is _cls:' % first)
+                body.append("        _r = _scalar['_fn'](%s._t, %s if _tp is float else "
+                            'float(%s), _tp is int)' % (first, names[1], names[1]))
+                body.append('        if out is not None: return _write_out(out, _r)')
+                body.append('        _o = _new(_NDArray)')
+                body.append('        _o._t = _r')
+                body.append('        _o._ctx = %s._ctx' % first)
+                body.append('        return _o')
+            body.append('    try:')
             body.append('        _a0 = %s._t' % first)
             body.append('        _cx = %s._ctx' % first)
             for i, n in enumerate(names[1:], 1):  # (a ufunc's inputs are all required)
                 body.append('        _a%d = %s._t%s' % (
                     i, n, '' if ufunc is not None else ' if %s is not None else None' % n))
             body.append('    except AttributeError:')
-            if ufunc is not None and ufunc.scalar is not None:
-                # an array and a float or an int: the scalar entry's implementation, as its
-                # generated function calls it (the namespace joins the entry's callers)
-                g['_scalar'] = {'_fn': ufunc.scalar.fn}
-                ufunc.scalar.callers.append(g['_scalar'])
-                body.append('        _tp = type(%s)' % names[1])
-                body.append('        if (_tp is float or _tp is int) and type(%s) is _cls:' % first)
-                body.append("            _r = _scalar['_fn'](%s._t, %s if _tp is float else "
-                            'float(%s), _tp is int)' % (first, names[1], names[1]))
-                body.append('            if out is not None: return _write_out(out, _r)')
-                body.append('            _o = _new(_NDArray)')
-                body.append('            _o._t = _r')
-                body.append('            _o._ctx = %s._ctx' % first)
-                body.append('            return _o')
             if ufunc is not None:
                 body.append('        _u = _on_other(%s, out)' % ', '.join(names))
                 body.append('        if _u is not NotImplemented: return _u')
@@ -240,7 +242,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
             else:
                 conv_lines.append('        if %s is not %s%s: %s' % (p, dname, skip, convert))
         call_params.append((pname, p))
-    sig += ['out=None', 'name=None', '**kwargs']
+    sig += ['out=None'] if sequence else ['out=None', 'name=None', '**kwargs']
     if signature is not None:
         sig = _signature_of(signature, sig)
     if conv_lines:

@@ -709,7 +709,8 @@ def arange(start, stop=None, step=1, dtype=None, ctx=None):
         raise ZeroDivisionError('step cannot be 0')
     # (by keyword: a symbol's attributes are the arguments given, as MXNet writes them)
     return _npi.arange(start=start, stop=stop, step=1 if step is None else step,
-                       ctx=ctx or current_context(), dtype=_dtype_name(dtype))
+                       ctx=ctx or current_context(),
+                       dtype='float32' if dtype is None else dtype)  # (_dtype_name, inline)
 
 
 @set_module('mxnet.numpy')

@@ -248,23 +248,30 @@ def pick(data, index, *, axis, keepdims, mode):
     shape = data.shape
     ax = _axis(axis, len(shape), 'pick')
     ishape = index.shape
-    if len(ishape) == len(shape):
-        ok = ishape[ax] == 1 and ishape[:ax] == shape[:ax] and ishape[ax + 1:] == shape[ax + 1:]
+    reduced = len(ishape) < len(shape)  # (index without the axis: its common shape)
+    if reduced:
+        ok = ishape[:ax] == shape[:ax] and ishape[ax:] == shape[ax + 1:]
     else:
-        ok = ishape == shape[:ax] + shape[ax + 1:]
+        ok = ishape[ax] == 1 and ishape[:ax] == shape[:ax] and ishape[ax + 1:] == shape[ax + 1:]
     if not ok:
         reduced = tuple(shape[:ax] + shape[ax + 1:])
         raise MXNetError('pick: index has shape %s; expected %s or %s for data of shape %s and '
                          'axis=%d' % (tuple(ishape), reduced[:ax] + (1,) + reduced[ax:], reduced,
                                       tuple(shape), axis))
-    kept = ishape if len(ishape) == len(shape) else shape[:ax] + (1,) + shape[ax + 1:]
     n = shape[ax]
     idx = _as_index(index)
     if mode == 'wrap':
         idx = torch.remainder(idx, n)
-    else:
+    elif not data.is_cpu or torch.compiler.is_compiling():
+        # clipped first: a device's gather asserts on an index out of range, and a graph being
+        # compiled or exported must clip whatever indices it is given later
         idx = idx.clamp(0, n - 1) if idx is index else idx.clamp_(0, n - 1)
-    out = torch.gather(data, ax, idx.reshape(kept))
+    if reduced:
+        idx = idx.unsqueeze(ax)
+    try:  # (on the host torch checks the indices: no clipping where they are in range)
+        out = torch.gather(data, ax, idx)
+    except RuntimeError:  # an index out of range: MXNet's mode='clip' clips it
+        out = torch.gather(data, ax, idx.clamp(0, n - 1))
     return out if keepdims else out.squeeze(ax)
 
 

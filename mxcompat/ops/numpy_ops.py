@@ -20,7 +20,7 @@ from .elemwise_arith import mod, power
 from .elemwise_unary import clip_integers
 from .int_cast import cast_recorded as _cast, int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
-from .shape_ops import _concat, _fresh, _join as _join_checked, _shared, _split_parts, stack
+from .shape_ops import _CONCAT_RULE, _fresh, _join as _join_checked, _shared, _split_parts, stack
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
 _AXIS = (Opt(Shape), None)
@@ -86,6 +86,11 @@ _NUMBER_OPERAND = frozenset(['add', 'subtract', 'multiply', 'true_divide', 'mod'
 
 # the reflected operators that torch computes with a Python number as the first operand
 _REVERSED_NUMBER = {'subtract': torch.rsub}
+# the torch functions of a floating-point array and a Python number that compute maximum and
+# minimum as MXNet's scalar operators (_npi_maximum_scalar is _maximum_scalar there), whose
+# gradient is g where x >= s (x <= s): all of it at ties, 0 where x is NaN (torch.maximum's
+# halves it at ties and passes it at NaN)
+_CLAMP = {'maximum': torch.clamp_min, 'minimum': torch.clamp_max}
 
 _COMPARISONS = frozenset(['equal', 'not_equal', 'greater', 'greater_equal', 'less',
                           'less_equal'])
@@ -139,13 +144,22 @@ def _make_binary(name, fn):
                 return fn(data, int(scalar) if is_int else scalar)
             return fn(*_scalar_operands(data, scalar, is_int, rule))
     else:
+        clamp = _CLAMP.get(name)
+
         def scalar_op(data, scalar, is_int):
+            if clamp is not None and data.is_floating_point():
+                try:  # (torch checks that the number fits the array's type: no cost when it does)
+                    return clamp(data, scalar)
+                except RuntimeError:
+                    pass  # a number beyond the type's range: as a tensor of that type, below
             data, s = _scalar_operands(data, scalar, is_int, rule)
             return fn(data, _tensor_of(data, s))
 
     rfn = _REVERSED_NUMBER.get(name)
     if rfn is not None:
         def rscalar_op(data, scalar, is_int):
+            if data.is_floating_point():  # (_scalar_operands' first case, inline)
+                return rfn(data, int(scalar) if is_int else scalar)
             return rfn(*_scalar_operands(data, scalar, is_int, rule))
     else:
         def rscalar_op(data, scalar, is_int):
@@ -222,8 +236,7 @@ for _name, _fn in _UNARY_FLOAT.items():
 for _name, _fn in _UNARY_SAME.items():
     register('_npi_' + _name, inputs=('x',), infer_shape='same',
              aliases=('_npi_abs',) if _name == 'absolute' else (),
-             doc='NumPy-compatible element-wise %s.' % _name)(
-                 lambda x, _f=_fn: _f(x))
+             doc='NumPy-compatible element-wise %s.' % _name)(_fn)
 
 
 @register('_npi_around', inputs=('x',), params={'decimals': (Int, 0)})
@@ -588,8 +601,8 @@ def np_squeeze(a, axis, result=_fresh):
 def np_concatenate(*data, num_args, axis):
     """Join a sequence of arrays along an existing axis (flattened for ``axis=None``)."""
     if axis is None:
-        return _concat('concatenate', [d.reshape(-1) for d in data], 0, 'axis')
-    return _concat('concatenate', data, axis, 'axis')
+        data, axis = [d.reshape(-1) for d in data], 0
+    return _join_checked('concatenate', _CONCAT_RULE, torch.cat, data, axis)
 
 
 # (the legacy operator's function: the same checks and messages)

@@ -231,7 +231,9 @@ def _sampler(opname, pnames, draw, check, grad, batch, doc):
                 if error is not None:
                     return RANDOM.hold(torch.empty(shape, dtype=out_dtype, device=device), error)
                 res = draw(*values, shape, cdtype, device)
-                return RANDOM.hold(res if res.dtype is out_dtype else res.to(out_dtype))
+                res = res if res.dtype is out_dtype else res.to(out_dtype)
+                # (no error pending: the sample as it is, without the frame of hold)
+                return res if RANDOM.pending is None else RANDOM.hold(res)
         values = _params(opname, pnames, arrays, kwargs)  # (MXNetError for a missing one)
         error = None if check is None else check(values)
         shape = _out_shape(opname, arrays, size, batch)

@@ -353,7 +353,8 @@ def _join(opname, rule, join, tensors, axis=None, extra=0, argname='axis'):
     (hstack, ...): MXNetError naming the operator for no inputs, inputs of different types
     (which torch would promote), and shapes that break the ``rule`` (a message, formatted with
     the axis on failure). Torch checks the axis and the shapes: no cost when they fit; the
-    types are compared once the join is made."""
+    types are compared once the join is made. In shape inference (meta tensors) an input of
+    unknown (0) size along torch.cat's axis leaves the joined size unknown."""
     try:
         out = join(tensors) if axis is None else join(tensors, axis)
     except (RuntimeError, IndexError, ValueError):
@@ -365,27 +366,27 @@ def _join(opname, rule, join, tensors, axis=None, extra=0, argname='axis'):
         raise MXNetError('%s: incompatible input shapes %s: %s'
                          % (opname, [tuple(t.shape) for t in tensors],
                             rule if axis is None else rule % axis)) from None
-    d = tensors[0].dtype
-    for t in tensors[1:]:  # (a tensor's dtype costs more than the loop: each read once)
+    d = out.dtype  # (each input's where they all have one; else another than some input's)
+    for t in tensors:
         if t.dtype is not d:  # (torch promoted them)
             _check_same_dtype(opname, tensors)
+    if out.is_meta and join is torch.cat:
+        out = _unknown_joined_size(out, tensors, axis)
     return out
 
 
-def _concat(opname, tensors, dim, argname='dim'):
-    out = _join(opname, 'all dimensions except the joined axis %d must match', torch.cat,
-                tensors, dim, 0, argname)
-    if out.is_meta:
-        axis = dim if dim >= 0 else dim + out.dim()
-        if any(t.shape[axis] == 0 for t in tensors):
-            # shape inference: an input of unknown (0) size along dim leaves the joined size
-            # unknown
-            shape = list(out.shape)
-            shape[axis] = 0
-            out = out.new_empty(shape)
+def _unknown_joined_size(out, tensors, dim):
+    """Shape inference's result of torch.cat along ``dim`` (meta tensors): an input of unknown
+    (0) size along it leaves the joined size unknown."""
+    axis = dim if dim >= 0 else dim + out.dim()
+    if any(t.shape[axis] == 0 for t in tensors):
+        shape = list(out.shape)
+        shape[axis] = 0
+        out = out.new_empty(shape)
     return out
 
 
+_CONCAT_RULE = 'all dimensions except the joined axis %d must match'
 _STACK_RULE = 'arrays stacked along a new axis %d must all have the same shape'
 
 
@@ -394,7 +395,7 @@ _STACK_RULE = 'arrays stacked along a new axis %d must all have the same shape'
           params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=1)
 def concat(*data, num_args, dim):
     """Joins input arrays along a given axis."""
-    return _concat('Concat', data, dim)
+    return _join('Concat', _CONCAT_RULE, torch.cat, data, dim, 0, 'dim')
 
 
 @register('_rnn_param_concat', monitor_prefix='arg', named_outputs=True,
@@ -402,7 +403,7 @@ def concat(*data, num_args, dim):
           params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=2)
 def rnn_param_concat(*data, num_args, dim):
     """Joins input arrays along a given axis (used to pack RNN parameters)."""
-    return _concat('_rnn_param_concat', data, dim)
+    return _join('_rnn_param_concat', _CONCAT_RULE, torch.cat, data, dim, 0, 'dim')
 
 
 @register('stack', monitor_prefix='arg', inputs=('*data',), key_var_num_args='num_args',

@@ -145,9 +145,60 @@ def _functions(mx, out):
     out['sum/float16-accumulate'] = np.sum(np.array(_f((300,), 11, 0, 1, 'float16'))).asnumpy()
 
 
+def _float_grads(mx, out):
+    """Gradients of floating-point arrays where MXNet's differ from torch's functions: the
+    maximum / minimum of an array and a number (all of g at ties, 0 at NaN), pick with indices
+    out of range (clipped) and given as floats."""
+    np, npx, ag = mx.np, mx.npx, mx.autograd
+
+    def grad_of(name, fn, x):
+        x.attach_grad()
+        with ag.record():
+            y = fn(x)
+        y.backward()
+        out['floatgrad/%s/value' % name] = y.asnumpy()
+        out['floatgrad/%s/grad' % name] = x.grad.asnumpy()
+
+    ties = onp.array([0., 1., -1., onp.nan, 0.], dtype='float32')
+    grad_of('maximum-scalar', lambda x: np.maximum(x, 0) * 2, np.array(ties))
+    grad_of('minimum-scalar', lambda x: np.minimum(x, 0.) * 2, np.array(ties))
+    grad_of('maximum-scalar-f64', lambda x: np.maximum(x, 1), np.array(ties, dtype='float64'))
+    data = _f((4, 5), 12)
+    grad_of('pick-clip', lambda x: npx.pick(x, np.array([-2, 7, 3, 4], dtype='int64')) * 3,
+            np.array(data))
+    grad_of('pick-float-index', lambda x: npx.pick(x, np.array([[1.7], [-0.5], [9.], [2.2]]),
+                                                   keepdims=True), np.array(data))
+    grad_of('pick-axis0', lambda x: npx.pick(x, np.array([3, 0, 5, 1, 2], dtype='int32'),
+                                             axis=0), np.array(data))
+
+
+def hybrid_cases(mx, out, **hybridize):
+    """A hybridized block (``hybridize``: its options) called twice, where the second call
+    needs what the first did not: relu's gradient for an input with a NaN after one without
+    (MXNet's is NaN there), pick's clipping of indices out of range after indices in range.
+    Under mxcompat also compiled (tests/test_numpy_interface.py), where the second call must
+    not reuse the first one's way."""
+    np, ag = mx.np, mx.autograd
+
+    class Block(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x, i):  # pylint: disable=arguments-differ
+            return F.npx.relu(x) * 2 + F.npx.pick(x, i)
+    net = Block()
+    net.hybridize(**hybridize)
+    for name, values, index in (('plain', [[1., -1., 0., 2.]], [2]),
+                                ('nan-clip', [[onp.nan, 1., -1., 0.]], [7])):
+        x = np.array(onp.array(values, dtype='float32'))
+        x.attach_grad()
+        with ag.record():
+            y = net(x, np.array(onp.array(index, dtype='int64')))
+        y.backward()
+        out['hybrid/%s/value' % name] = y.asnumpy()
+        out['hybrid/%s/grad' % name] = x.grad.asnumpy()
+
+
 def run(mx):
     """{case id: numpy array}, computed in NumPy mode (``npx.set_np()``)."""
-    return run_cases(mx, _int_grads, _functions)
+    return run_cases(mx, _int_grads, _float_grads, hybrid_cases, _functions)
 
 
 def write(mx, outdir):
