@@ -588,31 +588,40 @@ class NDArray:
     def __getitem__(self, key):
         """x.__getitem__(i) <=> x[i]: basic and advanced indexing as in MXNet 1.x.
 
+        Basic indexing returns a view sharing memory with this array where the indexed region
+        is contiguous in memory, and a copy elsewhere; advanced indexing returns a copy.
         Integer indexing that would remove every axis returns shape (1,), as MXNet 1.x does.
         """
         t = self._t
-        if type(key) is slice:
-            try:
-                r = _new(NDArray)
-                r._t = t[key]
-                r._ctx = self._ctx
-                return r
-            except ValueError:  # a negative step: flipped below
-                pass
-        if type(key) is int:
+        tk = type(key)
+        if tk is slice and key.step is None:  # a range of rows: a view
+            r = _new(NDArray)
+            r._t = t[key]
+            r._ctx = self._ctx
+            return r
+        if tk is int:
             if t.dim() == 1:
                 n = t.shape[0]
                 if key < -n or key >= n:
                     raise IndexError('index %d is out of bounds for axis 0 with size %d'
                                      % (key, n))
-                return self._like(t[key:key + 1] if key != -1 else t[key:])
-            return self._like(t[key])
-        key = _bounded_key(_convert_key(key, t), t.shape, False)
-        flips, key = _flip_negative_steps(key, t.dim(), t.shape)
-        r = (t.flip(flips) if flips else t)[key]
-        if r.dim() == 0:
-            r = r.reshape(1)
-        return self._like(r)
+                r = t[key:key + 1] if key != -1 else t[key:]
+            else:
+                r = t[key]
+        elif tk is tuple and _plain_key(key):  # torch's basic indexing, as NumPy's
+            r = t[key]
+            if r.dim() == 0:
+                r = r.reshape(1)
+        else:
+            key = _bounded_key(_convert_key(key, t), t.shape, False)
+            flips, key = _flip_negative_steps(key, t.dim(), t.shape)
+            r = (t.flip(flips) if flips else t)[key]
+            if r.dim() == 0:
+                r = r.reshape(1)
+        out = _new(NDArray)
+        out._t = r if r.is_contiguous() else r.contiguous()  # MXNet copies such a region
+        out._ctx = self._ctx
+        return out
 
     def __setitem__(self, key, value):
         """x.__setitem__(i, y) <=> x[i]=y: sets values of an NDArray at index i."""
@@ -982,6 +991,17 @@ def _flip_negative_steps(key, ndim, shape):
             axis += k.dim() if isinstance(k, torch.Tensor) and k.dtype is torch.bool else 1
         out.append(k)
     return flips, (tuple(out) if isinstance(key, tuple) else out[0])
+
+
+def _plain_key(key):
+    """Whether a tuple key holds only Python ints, slices without a step, None and Ellipsis
+    (which torch indexes as NumPy does)."""
+    for k in key:
+        tk = type(k)
+        if tk is not int and k is not None and k is not Ellipsis and \
+                (tk is not slice or k.step is not None):
+            return False
+    return True
 
 
 def _convert_key(key, t, np_mode=False):
