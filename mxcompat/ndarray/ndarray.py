@@ -674,8 +674,13 @@ class NDArray:
         if kwargs:
             raise TypeError('Got unknown keywords in reshape: %s. Accepted keyword arguments '
                             'are \'shape\' and \'reverse\'.' % ', '.join(kwargs))
-        new_shape = infer_reshape(tuple(self._t.shape), tuple(shape), reverse)
-        return self._like(self._t.reshape(new_shape))
+        t = self._t
+        new_shape = infer_reshape(t.shape, shape, reverse)
+        # (unpacked: torch parses a shape given as one tuple at several times the cost)
+        r = _new(NDArray)
+        r._t = t.reshape(*new_shape) if new_shape else t.reshape(())
+        r._ctx = self._ctx
+        return r
 
     def flatten(self, inplace=False):
         """Flatten this array without altering any data.
