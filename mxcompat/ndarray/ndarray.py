@@ -38,6 +38,11 @@ _STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 # handle value -> array, for NDArray(handle): the arrays whose handle was taken
 _BY_HANDLE = weakref.WeakValueDictionary()
 
+# the generated operator modules mx.nd.op and mx.nd._internal, and mx.np.ndarray, which
+# ndarray/__init__.py sets once it has made them from this module's NDArray (an import inside a
+# method would cost about 2 us a call)
+_op = _internal = _np_ndarray = None
+
 
 class NDArray:
     """An array object representing a multidimensional, homogeneous array of fixed-size items.
@@ -272,8 +277,7 @@ class NDArray:
 
     def as_np_ndarray(self):
         """An ``mx.np.ndarray`` sharing this array's data (no copy)."""
-        from ..numpy.multiarray import ndarray
-        out = _new(ndarray)
+        out = _new(_np_ndarray)
         out._t = self._t
         out._ctx = self._ctx
         return out
@@ -691,8 +695,7 @@ class NDArray:
             If True, this method returns a **view** of this array
             that shares data with this array. Otherwise, a copy is returned.
         """
-        from .op import flatten
-        return flatten(self) if not inplace else self.reshape((0, -1))
+        return _op.flatten(self) if not inplace else self.reshape((0, -1))
 
     def expand_dims(self, axis, inplace=False):
         """Adds an additional dimension to the current array without altering any data.
@@ -705,9 +708,8 @@ class NDArray:
             If True, this method returns a **view** of this array
             that shares data with this array. Otherwise, a copy is returned.
         """
-        from .op import expand_dims
         if not inplace:
-            return expand_dims(self, axis=axis)
+            return _op.expand_dims(self, axis=axis)
         ndim = self._t.dim()
         if not -ndim - 1 <= axis <= ndim:
             raise MXNetError('expand_dims: axis %d is out of range for %dd array' % (axis, ndim))
@@ -725,19 +727,16 @@ class NDArray:
             If True, this method returns a **view** of this array
             that shares data with this array. Otherwise, a copy is returned.
         """
-        from .op import squeeze
-        out = squeeze(self, axis=axis)
+        out = _op.squeeze(self, axis=axis)
         return out if not inplace else self._like(self._t.view(out.shape))
 
     def slice_assign(self, rhs, begin, end, step):
         """Assign the rhs to a cropped subset of this NDArray in place; returns this NDArray."""
-        from . import _internal
         return _internal._slice_assign(self, rhs, begin=begin, end=end, step=step, out=self)
 
     def slice_assign_scalar(self, value, begin, end, step):
         """Assign the scalar to a cropped subset of this NDArray in place; returns this
         NDArray."""
-        from . import _internal
         return _internal._slice_assign_scalar(self, value, begin=begin, end=end, step=step,
                                               out=self)
 
@@ -1328,7 +1327,6 @@ def histogram(a, bins=10, range=None):
         The lower and upper range of the bins. If not provided, range is simply
         (a.min(), a.max()). Values outside the range are ignored.
     """
-    from . import _internal
     if isinstance(bins, NDArray):
         return _internal._histogram(data=a, bins=bins)
     if isinstance(bins, integer_types):
@@ -1343,6 +1341,5 @@ def histogram(a, bins=10, range=None):
 
 def onehot_encode(indices, out):
     """One-hot encoding indices into matrix out (DEPRECATED: use one_hot)."""
-    from . import _internal
     return _internal._onehot_encode(indices, out, out=out)
 
