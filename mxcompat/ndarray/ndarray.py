@@ -603,7 +603,7 @@ class NDArray:
             r._t = t[key]
             r._ctx = self._ctx
             return r
-        if tk is int:
+        if tk is int:  # a row: a view (MXNet's _at)
             if t.dim() == 1:
                 n = t.shape[0]
                 if key < -n or key >= n:
@@ -612,7 +612,11 @@ class NDArray:
                 r = t[key:key + 1] if key != -1 else t[key:]
             else:
                 r = t[key]
-        elif tk is tuple and _plain_key(key):  # torch's basic indexing, as NumPy's
+            out = _new(NDArray)
+            out._t = r
+            out._ctx = self._ctx
+            return out
+        if tk is tuple and _plain_key(key):  # torch's basic indexing, as NumPy's
             r = t[key]
             if r.dim() == 0:
                 r = r.reshape(1)
