@@ -2,7 +2,6 @@
 results share memory with their source (a write through the result changes the source) and
 which are copies, with the values and shapes of the results. The same ``run(mx)`` executes
 under mxcompat in tests/test_nd_views.py."""
-import json
 import os
 
 import numpy as np
@@ -84,11 +83,8 @@ def run(mx):
 
 
 def write(mx, outdir):
+    from scripts.make_fixtures import _atomic_savez, _atomic_json
     out, errors = run(mx)
-    tmp = os.path.join(outdir, 'nd_views.tmp.npz')
-    np.savez_compressed(tmp, **out)
-    os.replace(tmp, os.path.join(outdir, 'nd_views.npz'))
-    tmp = os.path.join(outdir, 'errors.json.tmp')
-    with open(tmp, 'w') as f:
-        json.dump({k: e and e.__name__ for k, e in errors.items()}, f, indent=1, sort_keys=True)
-    os.replace(tmp, os.path.join(outdir, 'errors.json'))
+    _atomic_savez(os.path.join(outdir, 'nd_views.npz'), out)
+    _atomic_json(os.path.join(outdir, 'errors.json'),
+                 {k: e and e.__name__ for k, e in errors.items()})
