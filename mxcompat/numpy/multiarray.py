@@ -321,8 +321,11 @@ class ndarray(NDArray):
         """Returns an array containing the same data with a new shape (NumPy's -1 only)."""
         # (``a.reshape(2, 8)`` or ``a.reshape((2, 8))``; ``a.reshape(-1)``: an int, which the
         # front end makes a shape inline)
-        return reshape(self, args[0] if len(args) == 1 and isinstance(
-            args[0], (tuple, list, int)) else args, order)
+        if len(args) == 1:
+            shape = args[0]
+            if type(shape) is int or type(shape) is tuple or isinstance(shape, (tuple, list, int)):
+                return reshape(self, shape, order)
+        return reshape(self, args, order)
 
     def transpose(self, *axes):
         """The array with axes permuted (reversed without arguments or with None)."""
