@@ -7,6 +7,7 @@ from .ndarray import _GRAD_REQ_MAP
 from .op import *  # noqa: F401,F403
 from .arith import *  # noqa: F401,F403
 from . import arith as _arith, ndarray as _ndarray
+_ndarray._op, _ndarray._internal = op, _internal  # (for NDArray's methods)
 # MXNet defines these in mxnet.ndarray.ndarray, where libraries import them from
 # (GluonTS: ``from mxnet.ndarray.ndarray import maximum``)
 for _name in _arith.__all__:
@@ -27,5 +28,6 @@ gen_op, gen__internal, gen_contrib, gen_linalg, gen_image, gen_sparse = \
     op, _internal, contrib, linalg, image, sparse
 from .. import numpy, numpy_extension  # noqa: E402
 np, npx = numpy, numpy_extension
+_ndarray._np_ndarray = numpy.ndarray
 from . import unsupported as _unsupported  # noqa: E402
 _unsupported.install({'nd': __import__(__name__, fromlist=['_']), 'nd.contrib': contrib})

@@ -1,4 +1,5 @@
 """NDArray's fluent methods (``x.sum(axis=1)`` == ``mx.nd.sum(x, axis=1)``)."""
+import types
 
 # MXNet 1.9.1's NDArray methods that call the operator of the same name with self first
 FLUENT = ('abs', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax',
@@ -18,9 +19,19 @@ _RENAMED = {'slice_assign': '_slice_assign', 'slice_assign_scalar': '_slice_assi
 
 
 def _method(fn, name):
-    def method(self, *args, **kwargs):
-        return fn(self, *args, **kwargs)
-    method.__name__ = name
+    """``fn(self, ...)`` as a method: for a Python function, a copy of it (the same code,
+    defaults and namespace, so rebinding an operator's implementation reaches it too) with
+    the method's name and docstring, which costs no frame of its own."""
+    if isinstance(fn, types.FunctionType):
+        method = types.FunctionType(fn.__code__, fn.__globals__, name, fn.__defaults__,
+                                    fn.__closure__)
+        method.__kwdefaults__ = fn.__kwdefaults__
+        method.__dict__.update(fn.__dict__)
+    else:
+        def method(self, *args, **kwargs):
+            return fn(self, *args, **kwargs)
+        method.__name__ = name
+    method.__qualname__ = name
     method.__doc__ = 'Convenience fluent method for :py:func:`%s`.' % name
     return method
 

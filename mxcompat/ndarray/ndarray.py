@@ -39,6 +39,11 @@ _STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 # handle value -> array, for NDArray(handle): the arrays whose handle was taken
 _BY_HANDLE = weakref.WeakValueDictionary()
 
+# the generated operator modules mx.nd.op and mx.nd._internal, and mx.np.ndarray, which
+# ndarray/__init__.py sets once it has made them from this module's NDArray (an import inside a
+# method would cost about 2 us a call)
+_op = _internal = _np_ndarray = None
+
 
 class NDArray:
     """An array object representing a multidimensional, homogeneous array of fixed-size items.
@@ -273,8 +278,7 @@ class NDArray:
 
     def as_np_ndarray(self):
         """An ``mx.np.ndarray`` sharing this array's data (no copy)."""
-        from ..numpy.multiarray import ndarray
-        out = _new(ndarray)
+        out = _new(_np_ndarray)
         out._t = self._t
         out._ctx = self._ctx
         return out
@@ -590,31 +594,44 @@ class NDArray:
     def __getitem__(self, key):
         """x.__getitem__(i) <=> x[i]: basic and advanced indexing as in MXNet 1.x.
 
+        Basic indexing returns a view sharing memory with this array where the indexed region
+        is contiguous in memory, and a copy elsewhere; advanced indexing returns a copy.
         Integer indexing that would remove every axis returns shape (1,), as MXNet 1.x does.
         """
         t = self._t
-        if type(key) is slice:
-            try:
-                r = _new(NDArray)
-                r._t = t[key]
-                r._ctx = self._ctx
-                return r
-            except ValueError:  # a negative step: flipped below
-                pass
-        if type(key) is int:
+        tk = type(key)
+        if tk is slice and key.step is None:  # a range of rows: a view
+            r = _new(NDArray)
+            r._t = t[key]
+            r._ctx = self._ctx
+            return r
+        if tk is int:  # a row: a view (MXNet's _at)
             if t.dim() == 1:
                 n = t.shape[0]
                 if key < -n or key >= n:
                     raise IndexError('index %d is out of bounds for axis 0 with size %d'
                                      % (key, n))
-                return self._like(t[key:key + 1] if key != -1 else t[key:])
-            return self._like(t[key])
-        key = _bounded_key(_convert_key(key, t), t.shape, False)
-        flips, key = _flip_negative_steps(key, t.dim(), t.shape)
-        r = (t.flip(flips) if flips else t)[key]
-        if r.dim() == 0:
-            r = r.reshape(1)
-        return self._like(r)
+                r = t[key:key + 1] if key != -1 else t[key:]
+            else:
+                r = t[key]
+            out = _new(NDArray)
+            out._t = r
+            out._ctx = self._ctx
+            return out
+        if tk is tuple and _plain_key(key):  # torch's basic indexing, as NumPy's
+            r = t[key]
+            if r.dim() == 0:
+                r = r.reshape(1)
+        else:
+            key = _bounded_key(_convert_key(key, t), t.shape, False)
+            flips, key = _flip_negative_steps(key, t.dim(), t.shape)
+            r = (t.flip(flips) if flips else t)[key]
+            if r.dim() == 0:
+                r = r.reshape(1)
+        out = _new(NDArray)
+        out._t = r if r.is_contiguous() else r.contiguous()  # MXNet copies such a region
+        out._ctx = self._ctx
+        return out
 
     def __setitem__(self, key, value):
         """x.__setitem__(i, y) <=> x[i]=y: sets values of an NDArray at index i."""
@@ -667,8 +684,13 @@ class NDArray:
         if kwargs:
             raise TypeError('Got unknown keywords in reshape: %s. Accepted keyword arguments '
                             'are \'shape\' and \'reverse\'.' % ', '.join(kwargs))
-        new_shape = infer_reshape(tuple(self._t.shape), tuple(shape), reverse)
-        return self._like(self._t.reshape(new_shape))
+        t = self._t
+        new_shape = infer_reshape(t.shape, shape, reverse)
+        # (unpacked: torch parses a shape given as one tuple at several times the cost)
+        r = _new(NDArray)
+        r._t = t.reshape(*new_shape) if new_shape else t.reshape(())
+        r._ctx = self._ctx
+        return r
 
     def flatten(self, inplace=False):
         """Flatten this array without altering any data.
@@ -679,8 +701,7 @@ class NDArray:
             If True, this method returns a **view** of this array
             that shares data with this array. Otherwise, a copy is returned.
         """
-        from .op import flatten
-        return flatten(self) if not inplace else self.reshape((0, -1))
+        return _op.flatten(self) if not inplace else self.reshape((0, -1))
 
     def expand_dims(self, axis, inplace=False):
         """Adds an additional dimension to the current array without altering any data.
@@ -693,9 +714,8 @@ class NDArray:
             If True, this method returns a **view** of this array
             that shares data with this array. Otherwise, a copy is returned.
         """
-        from .op import expand_dims
         if not inplace:
-            return expand_dims(self, axis=axis)
+            return _op.expand_dims(self, axis=axis)
         ndim = self._t.dim()
         if not -ndim - 1 <= axis <= ndim:
             raise MXNetError('expand_dims: axis %d is out of range for %dd array' % (axis, ndim))
@@ -713,19 +733,16 @@ class NDArray:
             If True, this method returns a **view** of this array
             that shares data with this array. Otherwise, a copy is returned.
         """
-        from .op import squeeze
-        out = squeeze(self, axis=axis)
+        out = _op.squeeze(self, axis=axis)
         return out if not inplace else self._like(self._t.view(out.shape))
 
     def slice_assign(self, rhs, begin, end, step):
         """Assign the rhs to a cropped subset of this NDArray in place; returns this NDArray."""
-        from . import _internal
         return _internal._slice_assign(self, rhs, begin=begin, end=end, step=step, out=self)
 
     def slice_assign_scalar(self, value, begin, end, step):
         """Assign the scalar to a cropped subset of this NDArray in place; returns this
         NDArray."""
-        from . import _internal
         return _internal._slice_assign_scalar(self, value, begin=begin, end=end, step=step,
                                               out=self)
 
@@ -1019,6 +1036,17 @@ def _flip_negative_steps(key, ndim, shape):
             axis += k.dim() if isinstance(k, torch.Tensor) and k.dtype is torch.bool else 1
         out.append(k)
     return flips, (tuple(out) if isinstance(key, tuple) else out[0])
+
+
+def _plain_key(key):
+    """Whether a tuple key holds only Python ints, slices without a step, None and Ellipsis
+    (which torch indexes as NumPy does)."""
+    for k in key:
+        tk = type(k)
+        if tk is not int and k is not None and k is not Ellipsis and \
+                (tk is not slice or k.step is not None):
+            return False
+    return True
 
 
 def _convert_key(key, t, np_mode=False):
@@ -1340,7 +1368,6 @@ def histogram(a, bins=10, range=None):
         The lower and upper range of the bins. If not provided, range is simply
         (a.min(), a.max()). Values outside the range are ignored.
     """
-    from . import _internal
     if isinstance(bins, NDArray):
         return _internal._histogram(data=a, bins=bins)
     if isinstance(bins, integer_types):
@@ -1355,6 +1382,5 @@ def histogram(a, bins=10, range=None):
 
 def onehot_encode(indices, out):
     """One-hot encoding indices into matrix out (DEPRECATED: use one_hot)."""
-    from . import _internal
     return _internal._onehot_encode(indices, out, out=out)
 

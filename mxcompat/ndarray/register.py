@@ -261,6 +261,17 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
                 'if' if n == 2 else 'elif', n, ', '.join(([args] if args else []) + call_args)))
         body.append('        else: _r = _fn(%s)' % ', '.join(['*_ts'] + call_args))
         tensors = '((_a0, _a1) if _n == 2 else (_a0,) if _n == 1 else () if _n == 0 else _ts)'
+    elif op.kernel is not None and len(call_args) == 2:
+        # inputs of one dtype: the kernel itself (see register's ``kernel``)
+        g['_k'] = op.kernel
+        body.append('        if _a0.dtype is _a1.dtype:')
+        body.append('            try:')
+        body.append('                _r = _k(_a0, _a1)')
+        body.append('            except RuntimeError:')
+        body.append('                _r = _fn(_a0, _a1)')
+        body.append('        else:')
+        body.append('            _r = _fn(_a0, _a1)')
+        tensors = '(_a0, _a1)'
     else:
         body.append('        _r = _fn(%s)' % ', '.join(call_args))
         tensors = '(%s,)' % ', '.join('_a%d' % i for i in range(len(op.inputs))) \

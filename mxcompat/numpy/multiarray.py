@@ -14,7 +14,7 @@ from ..base import dtype_torch, dtype_np, torch_to_np_type
 from ..context import Context, current_context, mixed_context_error
 from .. import autograd as _autograd
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
-    _flip_negative_steps, _device_and_ctx, _on_ctx, _inplace as _nd_inplace
+    _flip_negative_steps, _device_and_ctx, _on_ctx, _plain_key, _inplace as _nd_inplace
 from ..ndarray.register import make_function, UFunc
 from ..ops import registry
 from ..util import set_module, _check_ufunc_kwargs
@@ -321,8 +321,11 @@ class ndarray(NDArray):
         """Returns an array containing the same data with a new shape (NumPy's -1 only)."""
         # (``a.reshape(2, 8)`` or ``a.reshape((2, 8))``; ``a.reshape(-1)``: an int, which the
         # front end makes a shape inline)
-        return reshape(self, args[0] if len(args) == 1 and isinstance(
-            args[0], (tuple, list, int)) else args, order)
+        if len(args) == 1:
+            shape = args[0]
+            if type(shape) is int or type(shape) is tuple or isinstance(shape, (tuple, list, int)):
+                return reshape(self, shape, order)
+        return reshape(self, args, order)
 
     def transpose(self, *axes):
         """The array with axes permuted (reversed without arguments or with None)."""
@@ -533,17 +536,6 @@ def _index(t, key):
     except IndexError:
         _bounded_key(key, t.shape, False)  # MXNet's message where it applies
         raise
-
-
-def _plain_key(key):
-    """Whether a tuple key holds only Python ints, slices without a step, None and Ellipsis
-    (which torch indexes as NumPy does)."""
-    for k in key:
-        tk = type(k)
-        if tk is not int and k is not None and k is not Ellipsis and \
-                (tk is not slice or k.step is not None):
-            return False
-    return True
 
 
 builtins_all, builtins_sum = all, sum  # the NumPy functions below shadow the builtins

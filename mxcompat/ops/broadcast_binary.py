@@ -33,7 +33,7 @@ def _broadcast(name, kernel, aliases, doc):
             raise
     op.__name__ = name
     op.__doc__ = doc
-    register(name, inputs=('lhs', 'rhs'), aliases=aliases)(op)
+    register(name, inputs=('lhs', 'rhs'), aliases=aliases, kernel=kernel)(op)
 
 
 for _name, _kernel, _aliases, _what in (

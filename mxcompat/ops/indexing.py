@@ -12,6 +12,12 @@ _INT64 = torch.int64
 # ------------------------------------------------------------------------------ helpers
 def _to_opt_int_tuple(v):
     """MXNet's ``Tuple<optional<int>>``: ints and Nones, from a sequence, an int or a string."""
+    if type(v) is tuple:  # a tuple of Python ints and Nones, as most calls pass: as it is
+        for i in v:
+            if type(i) is not int and i is not None:
+                break
+        else:
+            return v
     if isinstance(v, str):
         v = _literal(v)
     if v is None:

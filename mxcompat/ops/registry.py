@@ -102,14 +102,14 @@ class OpDef:
                  'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
                  'writes_out', 'callers', 'input_dtypes', 'float32_params', 'dtype_output',
                  'keeps_size', 'concat_fill', 'merges', 'named_outputs', 'monitor_prefix',
-                 'infer_type', 'same_type', 'view')
+                 'infer_type', 'same_type', 'view', 'kernel')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
                  mutate, input_init=None, writes_out=False, input_dtypes=None,
                  float32_params=False, dtype_output=False, keeps_size=False, concat_fill=0,
                  merges=True, named_outputs=False, monitor_prefix=None, infer_type=None,
-                 same_type=False, inplace_identity=None):
+                 same_type=False, inplace_identity=None, kernel=None):
         self.name = name
         self.fn = fn
         self.inputs = tuple(inputs)
@@ -144,6 +144,7 @@ class OpDef:
         # what a lowered graph calls for a node of an operator whose output may share its
         # input's memory there (see register's inplace_identity)
         self.view = None if inplace_identity is None else _with_result(fn, inplace_identity)
+        self.kernel = kernel
 
     def rebind(self, fn, imperative_fn=None):
         """Make ``fn`` the operator's implementation (``mx.contrib.amp.init`` does, to run it
@@ -155,6 +156,8 @@ class OpDef:
         self.view = None  # graphs call fn itself
         for namespace in self.callers:
             namespace['_fn'] = fn if imperative_fn is None else imperative_fn
+            if '_k' in namespace:  # (the kernel too: the new implementation decides)
+                namespace['_k'] = namespace['_fn']
 
     def convert_params(self, kwargs):
         """Convert raw parameter values (Python values or attribute strings) to their kinds,
@@ -278,7 +281,8 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
              input_rule=None, infer_shape=None, differentiable=True, mutate=(), input_init=None,
              doc=None, writes_out=False, input_dtypes=None, float32_params=False,
              dtype_output=False, keeps_size=False, concat_fill=0, merges=True,
-             named_outputs=False, monitor_prefix=None, same_type=False, inplace_identity=None):
+             named_outputs=False, monitor_prefix=None, same_type=False, inplace_identity=None,
+             kernel=None):
     """Register a torch implementation as MXNet operator ``name``.
 
     Parameters
@@ -356,6 +360,12 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
         from the reshaped input (new memory by default), and a lowered graph calls it with
         ``result=inplace_identity`` for a node whose input and output both stay inside the
         graph (made by another node, not a graph output), where no caller sees the sharing.
+    kernel : callable, optional
+        For an operator of two inputs without parameters, whose ``fn`` checks that they share
+        one dtype before calling a torch function: that function. The generated ``mx.nd``
+        function calls it directly for inputs of one dtype (no frame of ``fn``), and ``fn``
+        where the dtypes differ or the kernel raises RuntimeError (``fn`` raises MXNet's
+        error then).
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
@@ -364,7 +374,7 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
                    input_rule, infer_shape, differentiable, mutate, input_init, writes_out,
                    input_dtypes, float32_params, dtype_output, keeps_size, concat_fill,
                    merges, named_outputs, monitor_prefix, same_type=same_type,
-                   inplace_identity=inplace_identity)
+                   inplace_identity=inplace_identity, kernel=kernel)
         for n in (name,) + tuple(aliases):
             if n in _OPS:
                 raise RuntimeError('operator %s registered twice' % n)

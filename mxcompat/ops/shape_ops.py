@@ -23,7 +23,9 @@ def _fresh(t, shape=None):
     # (torch parses a call's keyword and a shape given as one tuple at a cost near that of
     # copying a small array: clone() keeps a contiguous layout, and the shape goes unpacked)
     out = t.clone() if t.is_contiguous() else t.clone(memory_format=torch.contiguous_format)
-    return out if shape is None else _view(out, shape)
+    if shape is None:
+        return out
+    return out.view(*shape) if shape else out.view(())  # (_view inline: a frame less)
 
 
 def _view(t, shape):
