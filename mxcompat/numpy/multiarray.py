@@ -13,6 +13,7 @@ import torch
 from ..base import dtype_torch, dtype_np, torch_to_np_type
 from ..context import Context, current_context, mixed_context_error
 from .. import autograd as _autograd
+from ..autograd_history import ACTIVE as _ACTIVE, note as _note
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
     _flip_negative_steps, _device_and_ctx, _on_ctx, _plain_key, _inplace as _nd_inplace
 from ..ndarray.register import make_function, UFunc
@@ -478,12 +479,14 @@ _INLINE_OPERATOR_SOURCE = (
     '        _o = _new(ndarray)\n'
     '        _o._t = _r\n'
     '        _o._ctx = {first}._ctx\n'
+    '        if _ACTIVE[0]: _note((_o,), _op, {{}}, ({pair}))\n'
     '        return _o\n'
     '    if t is float or t is int:\n'
     '        _r = _scalar[\'_fn\'](self._t, other if t is float else float(other), t is int)\n'
     '        _o = _new(ndarray)\n'
     '        _o._t = _r\n'
     '        _o._ctx = self._ctx\n'
+    '        if _ACTIVE[0]: _note((_o,), _scalar_op, {{\'scalar\': float(other)}}, (self,))\n'
     '        return _o\n'
     '    return _generic(self, other)\n')
 
@@ -510,7 +513,8 @@ def _define_operators(cls):
         op = registry.get('_npi_' + entry)
         scalar_op = registry.get('_npi_' + (rscalar if reflected and rscalar else scalar))
         g = {'ndarray': ndarray, '_new': _new, '_fn': op.fn, '_scalar': {'_fn': scalar_op.fn},
-             '_mixed_context_error': mixed_context_error, '_generic': space[method]}
+             '_mixed_context_error': mixed_context_error, '_generic': space[method],
+             '_op': op, '_scalar_op': scalar_op, '_ACTIVE': _ACTIVE, '_note': _note}
         op.callers.append(g)
         scalar_op.callers.append(g['_scalar'])
         exec(compile(_operator_source(_INLINE_OPERATOR_SOURCE, *args),  # pylint: disable=exec-used

@@ -97,7 +97,18 @@ def _scenarios(mx):
         with autograd.record():
             return y + 1
 
-    return {'arithmetic': arithmetic, 'attach_grad_on_output': attach_grad_on_output, 'two_variables': two_variables,
+    def numpy_mode():
+        mx.npx.set_np()
+        try:
+            x = mx.np.array([1.0, 2.0])
+            x.attach_grad()
+            with autograd.record():
+                h = mx.np.exp(x * x + 2 - x) / 3
+                return mx.npx.relu(h) + mx.np.sum(h)
+        finally:
+            mx.npx.reset_np()
+
+    return {'arithmetic': arithmetic, 'numpy_mode': numpy_mode, 'attach_grad_on_output': attach_grad_on_output, 'two_variables': two_variables,
             'reflected_and_compare': reflected_and_compare, 'constant_input': constant_input,
             'multi_output': multi_output, 'operator_params': operator_params,
             'gluon_dense': gluon_dense, 'hybrid_inlined': hybrid(3),
