@@ -15,7 +15,7 @@ when some thread records.
 """
 import itertools
 
-__all__ = ['ACTIVE', 'given', 'note', 'note_graph', 'mark', 'get_symbol']
+__all__ = ['ACTIVE', 'note', 'note_graph', 'mark', 'get_symbol']
 
 ACTIVE = [0]
 _COUNT = itertools.count()  # MXNet's one counter for var<N> and null<N>
@@ -23,15 +23,16 @@ _NODES = itertools.count()  # node_<N>
 
 
 class _Node:
-    """An operator call: the table entry, its parameters (Python values or MXNet's
-    attribute strings), the entries of its inputs and, for a ``_CachedOp``, its graph."""
+    """An operator call: the table entry, its parameters ((name, value, default); values
+    are Python's or MXNet's attribute strings), the entries of its inputs and, for a
+    ``_CachedOp``, its graph."""
     __slots__ = ('op', 'params', 'inputs', 'name', 'subgraph')
 
     def __init__(self, op, params, inputs, subgraph=None):
         self.op = op
         self.params = params
         self.inputs = inputs
-        self.name = 'node_%d' % next(_NODES)
+        self.name = next(_NODES)  # node_<N>
         self.subgraph = subgraph
 
 
@@ -52,11 +53,11 @@ def mark(t):
 _STATE = []  # autograd's thread-local state, imported on first use (autograd imports this)
 
 
-def _recording():
+def _state():
     if not _STATE:
-        from .autograd import _state
-        _STATE.append(_state)
-    return _STATE[0].recording
+        from .autograd import _state as state
+        _STATE.append(state)
+    return _STATE[0]
 
 
 def _entry(x):
@@ -71,50 +72,64 @@ def _entry(x):
 
 
 def _inputs(arrays):
-    """The entries of the NDArrays among ``arrays`` (optional inputs left out are None), or
-    None where none of them is in the graph (MXNet records nothing then)."""
-    entries = [(x, _entry(x)) for x in arrays if hasattr(x, '_t')]  # (not None, scalars)
-    if not any(e is not None or x._t.requires_grad for x, e in entries):
+    """The entries of the NDArrays among ``arrays`` (optional inputs left out are None,
+    numbers have no ``_t``), or None where none of them is in the graph (MXNet records
+    nothing then). Written out: it runs for every operator call while recording."""
+    entries = []
+    need = False
+    for x in arrays:
+        try:
+            t = x._t
+        except AttributeError:
+            continue
+        e = None
+        if t.requires_grad:
+            need = True
+            if t.is_leaf:
+                e = getattr(t, '_mx_var', None)
+                if e is not None:
+                    e = (e, 0)
+        if e is None:
+            e = getattr(x, '_h', None)
+            if e is None:
+                e = x
+            else:
+                need = True
+        entries.append(e)
+    if not need:
         return None
-    out = []
-    for x, e in entries:
-        if e is None:  # an input outside the graph: a variable of its own, from now on
-            e = x._h = (_Leaf('null'), 0)
-        out.append(e)
-    return out
-
-
-def given(params):
-    """The parameters a call gave, as MXNet records them: ``params`` holds (name, value,
-    default) and a value that is its default object was left out by the caller."""
-    return {k: v for k, v, d in params if v is not d}
+    for i, e in enumerate(entries):
+        if type(e) is not tuple:  # an array outside the graph: a variable of its own now
+            entries[i] = e._h = (_Leaf('null'), 0)
+    return entries
 
 
 def note(outputs, op, params, inputs):
-    """Record the call of the table entry ``op`` (``params``: its parameters) on the NDArrays
-    ``inputs``, which gave the NDArrays ``outputs``."""
-    if not _recording():
+    """Record the call of the table entry ``op`` on the NDArrays ``inputs``, which gave the
+    NDArrays ``outputs``. ``params`` holds (name, value, default) for its parameters: a
+    value that is its default object was left out by the caller, and MXNet records the
+    others only (sorted out by :func:`get_symbol`)."""
+    if not (_STATE[0] if _STATE else _state()).recording:
         return
     entries = _inputs(inputs)
-    if entries is None:
-        return
-    node = _Node(op, params, entries)
-    for i, o in enumerate(outputs):
-        o._h = (node, i)
+    if entries is not None:
+        node = _Node(op, params, entries)
+        for i, o in enumerate(outputs):
+            o._h = (node, i)
 
 
 def note_graph(outputs, symbol, inputs, inline):
     """Record a hybridized block's call: its graph ``symbol`` run on the NDArrays ``inputs``
     (in ``symbol.list_inputs()`` order) gave ``outputs``. ``inline``: its operators are
     recorded one by one (MXNet's ``inline_limit``), else one ``_CachedOp`` node."""
-    if not _recording():
+    if not _state().recording:
         return
     entries = _inputs(inputs)
     if entries is None:
         return
     if not inline:
         from .ops.registry import get
-        node = _Node(get('_CachedOp'), {}, entries, symbol)
+        node = _Node(get('_CachedOp'), (), entries, symbol)
         for i, o in enumerate(outputs):
             o._h = (node, i)
         return
@@ -124,7 +139,8 @@ def note_graph(outputs, symbol, inputs, inline):
         if n.op is None:
             made[id(n)] = of[n.name]
         else:
-            made[id(n)] = _Node(n.op, n.attrs, [_follow(made, e) for e in n.inputs])
+            made[id(n)] = _Node(n.op, [(k, v, None) for k, v in n.attrs.items()],
+                                [_follow(made, e) for e in n.inputs])
     for o, e in zip(outputs, symbol._outputs):
         o._h = _follow(made, e)
 
@@ -159,12 +175,13 @@ def get_symbol(x):
         ins = [_output(made[id(n)], i) for n, i in node.inputs]
         if node.subgraph is not None:
             made[id(node)] = sym.Symbol(
-                [(sym.Node(node.op, node.name, {}, [s._outputs[0] for s in ins],
+                [(sym.Node(node.op, 'node_%d' % node.name, {}, [s._outputs[0] for s in ins],
                            [node.subgraph]), i)
                  for i in range(len(node.subgraph.list_outputs()))])
         else:
-            made[id(node)] = sym.compose_op(node.op, node.op.name, ins, {}, dict(node.params),
-                                            name=node.name)
+            given = {k: v for k, v, default in node.params if v is not default}
+            made[id(node)] = sym.compose_op(node.op, node.op.name, ins, {}, given,
+                                            name='node_%d' % node.name)
     return _output(made[id(entry[0])], entry[1])
 
 

@@ -872,9 +872,13 @@ _RECORDED_AS = {
 def _recorded(r, fn, form, inputs, scalar=None):
     """``r``, with the call of MXNet's operator for ``fn`` in the ``form`` of
     :data:`_RECORDED_AS` noted for ``autograd.get_symbol``."""
-    from ..ops.registry import get
-    _note((r,), get(_RECORDED_AS[fn][form]), {} if scalar is None else {'scalar': float(scalar)},
-          inputs)
+    ops = _RECORDED_AS[fn]
+    op = ops[form]
+    if type(op) is str:  # the table entries, once (the table imports this module)
+        from ..ops.registry import get
+        ops = _RECORDED_AS[fn] = tuple(get(name) for name in ops)
+        op = ops[form]
+    _note((r,), op, () if scalar is None else (('scalar', float(scalar), None),), inputs)
     return r
 
 

@@ -12,7 +12,7 @@ import torch
 
 from ..base import MXNetError, REQUIRED, DTYPE_NAMES, to_float, to_shape
 from ..context import Context, current_context, mixed_context_error
-from ..autograd_history import ACTIVE, given, note
+from ..autograd_history import ACTIVE, note
 from ..ops import registry
 from .ndarray import NDArray, _assign
 
@@ -125,7 +125,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
          '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
          '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
          '_NDArray': array_cls, '_new': NDArray.__new__, '_cls': array_cls,
-         '_DTYPE_NAMES': DTYPE_NAMES, '_ACTIVE': ACTIVE, '_note': note, '_given': given}
+         '_DTYPE_NAMES': DTYPE_NAMES, '_ACTIVE': ACTIVE, '_note': note}
     sig, body = [], []
     call_args = []
     call_params = []  # (parameter name, local holding its value)
@@ -296,7 +296,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     recorded = vname if op.variadic else '(%s)' % ''.join('%s, ' % n for n in names)
     passed = ''.join('(%r, %s, %s), ' % (pname, p, '_d_' + p if '_d_' + p in g else 'None')
                     for pname, p in call_params if not p.startswith('_d_'))
-    note_call = '_note(%%s, _op, _given((%s)), %s)' % (passed, recorded)
+    note_call = '_note(%%s, _op, (%s), %s)' % (passed, recorded)
     if nout == 1 and nvis in (None, 1):
         # the NDArray is built inline: one frame less on every call
         body.append('    if type(_r) is tuple: _r = _r[0]')

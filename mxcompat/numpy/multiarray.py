@@ -479,14 +479,15 @@ _INLINE_OPERATOR_SOURCE = (
     '        _o = _new(ndarray)\n'
     '        _o._t = _r\n'
     '        _o._ctx = {first}._ctx\n'
-    '        if _ACTIVE[0]: _note((_o,), _op, {{}}, ({pair}))\n'
+    '        if _ACTIVE[0]: _note((_o,), _op, (), ({pair}))\n'
     '        return _o\n'
     '    if t is float or t is int:\n'
     '        _r = _scalar[\'_fn\'](self._t, other if t is float else float(other), t is int)\n'
     '        _o = _new(ndarray)\n'
     '        _o._t = _r\n'
     '        _o._ctx = self._ctx\n'
-    '        if _ACTIVE[0]: _note((_o,), _scalar_op, {{\'scalar\': float(other)}}, (self,))\n'
+    '        if _ACTIVE[0]: _note((_o,), _scalar_op, ((\'scalar\', float(other), None),), '
+    '(self,))\n'
     '        return _o\n'
     '    return _generic(self, other)\n')
 
