@@ -54,7 +54,17 @@ def set_np_shape(active):
     Returns
     -------
         A bool value indicating the previous state of NumPy shape semantics.
+
+    Raises
+    ------
+    ValueError
+        When turning NumPy shape semantics off while NumPy array semantics is on
+        (``npx.reset_np()`` turns off both).
     """
+    if not active and is_np_array():
+        raise ValueError('Deactivating NumPy shape semantics while NumPy array semantics is still'
+                         ' active is not allowed. Please consider calling `npx.reset_np()` to'
+                         ' deactivate both of them.')
     prev = is_np_shape()
     _NP_STATE.shape = bool(active)
     return prev

@@ -16,6 +16,7 @@ import torch.utils.dlpack
 from ..base import (MXNetError, numeric_types, integer_types, dtype_torch, dtype_np, mx_real_t,
                     torch_to_np_type, BFLOAT16_NP)
 from ..context import Context, current_context, context_of_device, as_context, mixed_context_error
+from ..util import is_np_shape
 from ..ops.shape_rules import infer_reshape
 from ..ops.int_cast import cast_recorded, int_scalar
 from ..ops.elemwise_arith import mod as _mod, power as _power
@@ -1203,7 +1204,23 @@ def array(source_array, ctx=None, dtype=None):
 
 def empty(shape, ctx=None, dtype=None, stype=None):
     """Returns a new array of given shape and type, without initializing entries."""
-    return zeros(shape, ctx, dtype, stype)
+    if stype not in (None, 'default'):
+        return zeros(shape, ctx, dtype, stype)
+    return full(shape, 0, ctx, dtype)
+
+
+def _inferable(opname, shape):
+    """Raise MXNetError, as the shape inference of MXNet's operator ``opname`` fails, for a
+    ``shape`` that MXNet's legacy shape semantics (outside ``mx.np_shape()``) take as unknown:
+    ``()`` or one with a 0 size. (Callers skip the call for a tuple without 0 sizes.)"""
+    if isinstance(shape, integer_types):
+        shape = (shape,)
+    if (not shape or 0 in shape) and not is_np_shape():
+        raise MXNetError('Operator %s inferring shapes failed: shape=%s is unknown in MXNet\'s '
+                         'legacy shape semantics, where () and 0 sizes mean "unknown"; make '
+                         'scalar and zero-size arrays inside `with mx.np_shape(True):` (or '
+                         'after `mx.npx.set_np()`), or with mx.nd.empty / mx.nd.array'
+                         % (opname, tuple(shape)))
 
 
 def zeros(shape, ctx=None, dtype=None, stype=None, out=None, **kwargs):
@@ -1224,11 +1241,15 @@ def zeros(shape, ctx=None, dtype=None, stype=None, out=None, **kwargs):
     if stype not in (None, 'default'):
         from .sparse import zeros as sparse_zeros
         return sparse_zeros(stype, shape, ctx, dtype)
+    if not (type(shape) is tuple and shape and 0 not in shape):
+        _inferable('_zeros', shape)
     return full(shape, 0, ctx, dtype, out=out)
 
 
 def ones(shape, ctx=None, dtype=None, stype=None, out=None, **kwargs):
     """Returns a new array filled with all ones, with the given shape and type."""
+    if not (type(shape) is tuple and shape and 0 not in shape):
+        _inferable('_ones', shape)
     return full(shape, 1, ctx, dtype, out=out, stype=stype)
 
 
