@@ -108,7 +108,20 @@ def _scenarios(mx):
         finally:
             mx.npx.reset_np()
 
-    return {'arithmetic': arithmetic, 'numpy_mode': numpy_mode, 'attach_grad_on_output': attach_grad_on_output, 'two_variables': two_variables,
+    def numpy_hybrid():
+        mx.npx.set_np()
+        try:
+            net = gluon.nn.HybridSequential(prefix='nph_')
+            with net.name_scope():
+                net.add(gluon.nn.Dense(3, in_units=2), gluon.nn.Dense(2, in_units=3))
+            net.initialize()
+            net.hybridize()
+            with autograd.record():
+                return net(mx.np.ones((2, 2))).sum()
+        finally:
+            mx.npx.reset_np()
+
+    return {'arithmetic': arithmetic, 'numpy_mode': numpy_mode, 'numpy_hybrid': numpy_hybrid, 'attach_grad_on_output': attach_grad_on_output, 'two_variables': two_variables,
             'reflected_and_compare': reflected_and_compare, 'constant_input': constant_input,
             'multi_output': multi_output, 'operator_params': operator_params,
             'gluon_dense': gluon_dense, 'hybrid_inlined': hybrid(3),
