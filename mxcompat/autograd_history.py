@@ -26,13 +26,13 @@ class _Node:
     """An operator call: the table entry, its parameters ((name, value, default); values
     are Python's or MXNet's attribute strings), the entries of its inputs and, for a
     ``_CachedOp``, its graph."""
-    __slots__ = ('op', 'params', 'inputs', 'name', 'subgraph')
+    __slots__ = ('op', 'params', 'inputs', 'number', 'subgraph')
 
     def __init__(self, op, params, inputs, subgraph=None):
         self.op = op
         self.params = params
         self.inputs = inputs
-        self.name = next(_NODES)  # node_<N>
+        self.number = next(_NODES)  # its name is node_<number>
         self.subgraph = subgraph
 
 
@@ -175,13 +175,13 @@ def get_symbol(x):
         ins = [_output(made[id(n)], i) for n, i in node.inputs]
         if node.subgraph is not None:
             made[id(node)] = sym.Symbol(
-                [(sym.Node(node.op, 'node_%d' % node.name, {}, [s._outputs[0] for s in ins],
+                [(sym.Node(node.op, 'node_%d' % node.number, {}, [s._outputs[0] for s in ins],
                            [node.subgraph]), i)
                  for i in range(len(node.subgraph.list_outputs()))])
         else:
             given = {k: v for k, v, default in node.params if v is not default}
             made[id(node)] = sym.compose_op(node.op, node.op.name, ins, {}, given,
-                                            name='node_%d' % node.name)
+                                            name='node_%d' % node.number)
     return _output(made[id(entry[0])], entry[1])
 
 
