@@ -15,7 +15,7 @@ when some thread records.
 """
 import itertools
 
-__all__ = ['ACTIVE', 'note', 'note_graph', 'mark', 'get_symbol']
+__all__ = ['ACTIVE', 'recording', 'note', 'note_graph', 'mark', 'get_symbol']
 
 ACTIVE = [0]
 _COUNT = itertools.count()  # MXNet's one counter for var<N> and null<N>
@@ -53,11 +53,13 @@ def mark(t):
 _STATE = []  # autograd's thread-local state, imported on first use (autograd imports this)
 
 
-def _state():
+def recording():
+    """Whether this thread records (``autograd.is_recording()``, for the modules autograd
+    imports, which cannot import it at module level)."""
     if not _STATE:
         from .autograd import _state as state
         _STATE.append(state)
-    return _STATE[0]
+    return _STATE[0].recording
 
 
 def _entry(x):
@@ -109,7 +111,7 @@ def note(outputs, op, params, inputs):
     NDArrays ``outputs``. ``params`` holds (name, value, default) for its parameters: a
     value that is its default object was left out by the caller, and MXNet records the
     others only (sorted out by :func:`get_symbol`)."""
-    if not (_STATE[0] if _STATE else _state()).recording:
+    if not recording():
         return
     entries = _inputs(inputs)
     if entries is not None:
@@ -122,7 +124,7 @@ def note_graph(outputs, symbol, inputs, inline):
     """Record a hybridized block's call: its graph ``symbol`` run on the NDArrays ``inputs``
     (in ``symbol.list_inputs()`` order) gave ``outputs``. ``inline``: its operators are
     recorded one by one (MXNet's ``inline_limit``), else one ``_CachedOp`` node."""
-    if not _state().recording:
+    if not recording():
         return
     entries = _inputs(inputs)
     if entries is None:

@@ -21,7 +21,7 @@ from ..ops.shape_rules import infer_reshape
 from ..ops.int_cast import cast_recorded, int_scalar
 from ..ops.elemwise_arith import mod as _mod, power as _power
 from ..deferred_errors import carry, rethrow, waitall as _raise_pending
-from ..autograd_history import ACTIVE as _ACTIVE, note as _note
+from ..autograd_history import ACTIVE as _ACTIVE, note as _note, recording as _recording
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
            'from_torch', 'from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'waitall',
@@ -927,20 +927,6 @@ def _compare(self, other, fn):
     if other is None:
         return False if fn is torch.eq else (True if fn is torch.ne else NotImplemented)
     return NotImplemented
-
-
-_autograd_state = None
-
-
-def _recording():
-    """Whether autograd records (``autograd.is_recording()``, without importing autograd at
-    module level: autograd imports this module)."""
-    global _autograd_state
-    st = _autograd_state
-    if st is None:
-        from .. import autograd
-        st = _autograd_state = autograd._state
-    return st.recording
 
 
 def _check_not_recording(t):
