@@ -173,6 +173,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
                 # generated function calls it (the namespace joins the entry's callers); tested
                 # first, as the AttributeError of the number's ._t would cost more than the test
                 g['_scalar'] = {'_fn': ufunc.scalar.fn}
+                g['_scalar_op'] = ufunc.scalar
                 ufunc.scalar.callers.append(g['_scalar'])
                 body.append('    _tp = type(%s)' % names[1])
                 body.append('    if (_tp is float or _tp is int) and type(%s) is _cls:' % first)
@@ -182,6 +183,8 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
                 body.append('        _o = _new(_NDArray)')
                 body.append('        _o._t = _r')
                 body.append('        _o._ctx = %s._ctx' % first)
+                body.append("        if _ACTIVE[0]: _note((_o,), _scalar_op, (('scalar', "
+                            'float(%s), None),), (%s,))' % (names[1], first))
                 body.append('        return _o')
             body.append('    try:')
             body.append('        _a0 = %s._t' % first)

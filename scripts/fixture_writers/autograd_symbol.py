@@ -121,7 +121,18 @@ def _scenarios(mx):
         finally:
             mx.npx.reset_np()
 
-    return {'arithmetic': arithmetic, 'numpy_mode': numpy_mode, 'numpy_hybrid': numpy_hybrid, 'attach_grad_on_output': attach_grad_on_output, 'two_variables': two_variables,
+    def numpy_ufunc_scalar():
+        mx.npx.set_np()
+        try:
+            x = mx.np.array([1.0, -2.0])
+            x.attach_grad()
+            with autograd.record():
+                return mx.np.subtract(mx.np.add(x, 2), 0.5) * mx.np.multiply(x, 3)
+        finally:
+            mx.npx.reset_np()
+
+    return {'arithmetic': arithmetic, 'numpy_mode': numpy_mode, 'numpy_hybrid': numpy_hybrid,
+            'numpy_ufunc_scalar': numpy_ufunc_scalar, 'attach_grad_on_output': attach_grad_on_output, 'two_variables': two_variables,
             'reflected_and_compare': reflected_and_compare, 'constant_input': constant_input,
             'multi_output': multi_output, 'operator_params': operator_params,
             'gluon_dense': gluon_dense, 'hybrid_inlined': hybrid(3),
