@@ -44,10 +44,12 @@ def _graph(symbol):
     return g
 
 
-def _subgraphs(name, subgraphs, n):
+def _subgraphs(name, subgraphs, n, made_by=None):
+    """The ``n`` subgraphs of a node of operator ``name``, lowered; ``made_by`` says what
+    builds such nodes (default: ``mx.sym.contrib``'s function of the name)."""
     if not subgraphs or len(subgraphs) != n:
-        raise MXNetError('%s needs %d subgraph(s); build it with mx.sym.contrib.%s'
-                         % (name, n, name.strip('_')))
+        raise MXNetError('%s needs %d subgraph(s); build it with %s'
+                         % (name, n, made_by or 'mx.sym.contrib.' + name.strip('_')))
     return [_graph(s) for s in subgraphs]
 
 
@@ -257,7 +259,6 @@ def cond(*inputs, num_args, num_outputs, cond_input_locs, then_input_locs, else_
 def cached_op(*inputs, subgraphs=None):
     """Run a hybridized block's graph: the node ``autograd.get_symbol`` shows for the call
     of a block that is not inlined (MXNet's ``inline_limit``)."""
-    if not subgraphs or len(subgraphs) != 1:
-        raise MXNetError('_CachedOp runs the graph of a hybridized block; it is made by '
-                         'autograd.get_symbol, not called directly')
-    return _outputs(_graph(subgraphs[0])(list(inputs)))
+    graph, = _subgraphs('_CachedOp', subgraphs, 1, 'mx.autograd.get_symbol of a hybridized '
+                        "block's output")
+    return _outputs(graph(list(inputs)))
