@@ -140,10 +140,29 @@ def _scenarios(mx):
             'hybrid_then_imperative': hybrid_then_imperative}
 
 
+def cached_op_block(mx):
+    """A block recorded as one ``_CachedOp`` node, with weights drawn from a generator
+    seeded by name, and its input: ``(net, x)``."""
+    gluon = mx.gluon
+    net = gluon.nn.HybridSequential(prefix='cop_')
+    with net.name_scope():
+        net.add(gluon.nn.Dense(3, in_units=2, activation='relu'), gluon.nn.Dense(2, in_units=3))
+    net.initialize()
+    for name, p in sorted(net.collect_params().items()):
+        rs = np.random.RandomState(sum(map(ord, name)))
+        p.set_data(mx.nd.array(rs.uniform(-1, 1, p.shape).astype(np.float32)))
+    net.hybridize(inline_limit=0)
+    return net, mx.nd.array(np.array([[1.0, -2.0], [0.5, 3.0]], np.float32))
+
+
 def run(mx):
     out = {}
     for name, build in _scenarios(mx).items():
         out[name] = _graph(mx, build())
+    net, x = cached_op_block(mx)
+    with mx.autograd.record():
+        y = net(x) * 2
+    out['cached_op_output'] = y.asnumpy().tolist()
     try:
         mx.autograd.get_symbol(mx.nd.ones((2,)))
         out['not_recorded'] = None
