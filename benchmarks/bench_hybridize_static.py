@@ -1,14 +1,18 @@
-"""``hybridize(static_alloc=True, static_shape=True)`` with ``MXCOMPAT_COMPILE_STATIC=1`` (the
-graph compiled by torch.compile) against the default ``hybridize()`` and plain PyTorch eager, on the CPU.
+"""``hybridize(static_alloc=True, static_shape=True)`` (the graph compiled; a recorded training
+step with its loss block and ``backward`` one compiled function, gluon/fused_step.py) against
+the default ``hybridize()`` and plain PyTorch eager, on the CPU (``MXCOMPAT_COMPILE_STATIC=1``:
+on a GPU too).
 
     python benchmarks/bench_hybridize_static.py [--rounds 5] [--only NAME ...] [--json FILE]
 
 The training steps of bench_gluon.py (MLP 784-256-256-10, batch 64, SGD) and bench_layers.py
 (ResNet-18 v1, batch 16 x 3x32x32, SGD with momentum): forward under ``autograd.record()``,
 ``SoftmaxCrossEntropyLoss``, ``backward``, ``gluon.Trainer.step``, against the same model in
-torch eager (``torch.optim.SGD``). The first-call table holds the compile time of the static
-rows (forward and backward graphs, inductor) and the graph build of the default
-``hybridize()``; the per-call tables hold the steady state after compilation.
+torch eager (``torch.optim.SGD``). The first-call tables hold the compile times of the static
+rows (the first call compiles the forward graph, the second the joint training step; a graph
+with BatchNorm, whose backward updates moving statistics, compiles forward and backward
+graphs) and the graph build of the default ``hybridize()``; the per-call tables hold the
+steady state after compilation.
 """
 import os
 import sys

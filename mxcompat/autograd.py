@@ -15,6 +15,7 @@ import torch
 from . import autograd_history as _history
 from .base import MXNetError
 from .deferred_errors import fail_gradients
+from .pending import PENDING, backward as pending_backward
 from .ndarray.ndarray import NDArray, wrap
 from .ops.contrib_detection import _ZeroGradInputs
 
@@ -689,6 +690,8 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     train_mode: bool, optional
         Whether to do backward for training or predicting.
     """
+    if PENDING and pending_backward(heads, head_grads, retain_graph):
+        return
     ts, gs = _parse_head(heads, head_grads)
     if not ts:
         return

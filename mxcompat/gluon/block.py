@@ -25,6 +25,8 @@ import torch
 
 from .. import autograd, initializer, ndarray, symbol, name as _name
 from ..autograd_history import ACTIVE as _ACTIVE, note_graph
+from ..pending import PENDING
+from .fused_step import defer, extend
 from ..utils import fileio
 from ..base import mx_real_t, MXNetError, MXNetAssertionError, MXNetValueError, dtype_torch
 from ..context import Context, swap_context, context_of_device
@@ -1153,7 +1155,7 @@ class HybridBlock(Block):
     the cached graph will be used instead of :py:meth:`hybrid_forward`. In mxcompat the cached
     graph runs as one generated function of direct torch calls; ``hybridize(compile=True)``
     (or a torch.compile ``backend=`` / ``mode=``, or ``static_alloc=True, static_shape=True``
-    with ``MXCOMPAT_COMPILE_STATIC=1``) also compiles it with ``torch.compile``.
+    on the CPU) also compiles it with ``torch.compile``.
     """
     __call__ = _module_call  # forward classifies the inputs, torch tensors included
 
@@ -1301,7 +1303,8 @@ class HybridBlock(Block):
         backend = self._backend if self._backend is not None and \
             self._backend in _torch_backends() else None
         flags = dict(self._flags)
-        static = flags.get('static_alloc') and flags.get('static_shape') and _COMPILE_STATIC
+        static = flags.get('static_alloc') and flags.get('static_shape') and (
+            on_cpu if _COMPILE_STATIC is None else _COMPILE_STATIC)
         if not (static or opts.get('compile') or backend or 'mode' in opts):
             return None
         kwargs = {k: opts[k] for k in _COMPILE_KWARGS if k in opts}
@@ -1378,6 +1381,13 @@ class HybridBlock(Block):
                     if ctx is None:
                         ctx = args_without_none[0].context
                     tensors.append(i.data(ctx)._t)
+        if self._cached_op.fusable and self._callback is None and autograd.is_recording():
+            out = defer(self, args, x, tensors)
+            if out is not None:  # computed by backward() or when first read (fused_step.py)
+                if _ACTIVE[0]:
+                    self._record_call(out, args_without_none)
+                return out[0] if len(out) == 1 and self._out_format == 0 else \
+                    _regroup(out, self._out_format)
         try:
             if self._callback is not None:
                 out = self._cached_op.run_monitored(tensors, self._callback,
@@ -1518,11 +1528,14 @@ class HybridBlock(Block):
             Clears any previous optimizations
         static_alloc : optional bool, default False
             Statically allocate memory to improve speed. Memory usage may increase. With
-            ``static_shape`` and ``MXCOMPAT_COMPILE_STATIC=1`` in the environment, the graph
-            is compiled with torch.compile (inductor unless ``backend`` names another) on its
-            first call in each train/predict mode, and again for each new input shape; where
-            it cannot be compiled it runs uncompiled, with a warning. Without that variable
-            it runs uncompiled, as with the default flags (compiling did not pay on the CPU).
+            ``static_shape``, a graph on the CPU is compiled with torch.compile (inductor
+            unless ``backend`` names another) on its first call in each train/predict mode,
+            and again for each new input shape (seconds per graph, a minute for a large
+            model with a cold inductor cache); where it cannot be compiled it runs
+            uncompiled, with a warning. A training step recorded on such a graph, its loss
+            block and ``backward()`` run as one compiled function (from the loss block's
+            second call). ``MXCOMPAT_COMPILE_STATIC=0`` in the environment turns compiling
+            off; ``=1`` turns it on for GPU graphs too.
         static_shape : optional bool, default False
             Optimize for invariant input shapes between iterations (a compiled graph is
             compiled with ``dynamic=False``).
@@ -1689,6 +1702,10 @@ class HybridBlock(Block):
     def forward(self, x, *args):
         """Defines the forward computation. Arguments can be either
         :py:class:`NDArray` or :py:class:`Symbol`."""
+        if PENDING and (id(x) in PENDING or any(id(a) in PENDING for a in args)):
+            out = extend(self, (x,) + args)
+            if out is not None:
+                return out
         np_mode = False  # NumPy array semantics: outputs must be mx.np arrays
         if type(x) is NDArray and (not args or _all_ndarrays(args)):  # no nested search
             has_symbol, has_ndarray, ctx_set, ctx = False, True, None, x.context
@@ -1759,11 +1776,12 @@ class HybridBlock(Block):
 
 # hybridize() keyword arguments passed on to torch.compile
 _COMPILE_KWARGS = ('mode', 'fullgraph', 'dynamic', 'options', 'disable')
-# static_alloc + static_shape compile only on request: on the CPU compiling pays little or
-# nothing for a training step (benchmarks/bench_hybridize_static.py: an MLP step 1.2x the time
-# of the uncompiled one, ResNet-18 0.8-0.9x) and the first call takes seconds to a minute per
-# input shape
-_COMPILE_STATIC = os.environ.get('MXCOMPAT_COMPILE_STATIC', '0') not in ('', '0')
+# static_alloc + static_shape graphs compile on the CPU unless MXCOMPAT_COMPILE_STATIC=0: there
+# a recorded training step becomes one compiled function (fused_step.py), faster than torch
+# eager (benchmarks/bench_hybridize_static.py); on a GPU only with MXCOMPAT_COMPILE_STATIC=1,
+# as it has not been measured there. None: the default, per device.
+_COMPILE_STATIC = {None: None, '': False, '0': False}.get(
+    os.environ.get('MXCOMPAT_COMPILE_STATIC'), True)
 
 
 def _np_on_ctx(t, ctx):

@@ -83,6 +83,14 @@ class CachedGraph(object):
             self.graph = None
         else:
             self.graph = Lowered(sym)
+        # a recorded call defers to its backward pass (fused_step.py): a compiled static graph
+        # whose backward updates no auxiliary states
+        self.fusable = compile_options is not None and bool(
+            self.flags.get('static_alloc') and self.flags.get('static_shape')) and \
+            self._by_shapes is None and not sym.list_auxiliary_states()
+        self._run = None  # the call deferred now
+        self._joints = {}  # the graphs of deferred calls, by the blocks applied to them
+        self._seen = {}  # those seen once
 
     def __call__(self, tensors):
         graph = self.graph if self._by_shapes is None else self._sized(tensors)
@@ -104,6 +112,7 @@ class CachedGraph(object):
                           stacklevel=4)
             self._compile_options = None
             self._compiled.clear()
+            self.fusable = False
             return out
         hook_compiled_updates(out)
         return out

@@ -17,6 +17,7 @@ import torch
 
 from .. import initializer, symbol
 from ..autograd import mark_tensor
+from ..pending import PENDING, settle
 from ..base import MXNetError, MXNetAssertionError, mx_real_t, dtype_torch, torch_to_np_type
 from ..context import Context, cpu, current_context, context_of_device
 from ..ndarray.ndarray import NDArray, wrap, array as _nd_array
@@ -586,6 +587,8 @@ class Parameter(object):
 
     def set_data(self, data):
         """Sets this parameter's value on all contexts."""
+        if PENDING:  # a deferred forward reads the value this parameter has now
+            settle()
         self.shape = data.shape
         if self._data is None:
             assert self._deferred_init, \

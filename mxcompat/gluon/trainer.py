@@ -11,6 +11,7 @@ from .. import optimizer as opt
 from ..model import _create_kvstore, _create_sparse_kvstore
 from ..kvstore import KVStore
 from ..utils.fileio import atomic_write_bytes
+from ..pending import PENDING, settle
 from .parameter import ParameterDict, Parameter
 
 __all__ = ['Trainer']
@@ -285,6 +286,8 @@ class Trainer(object):
             If true, ignores Parameters with stale gradient (gradient that has not
             been updated by `backward` after last step) and skip update.
         """
+        if PENDING:  # a deferred forward reads the parameters before they change
+            settle()
         self._check_and_rescale_grad(self._scale / batch_size)
         self._ensure_kvstore()
         self._allreduce_grads()
@@ -301,6 +304,8 @@ class Trainer(object):
         gradients to perform certain transformation, such as in gradient clipping, then
         you may want to manually call `allreduce_grads()` and `update()` separately.
         """
+        if PENDING:  # a deferred forward reads the parameters before they change
+            settle()
         self._ensure_kvstore()
         assert not (self._kvstore and self._update_on_kvstore), \
             'allreduce_grads() when parameters are updated on kvstore ' \
@@ -341,6 +346,8 @@ class Trainer(object):
             If true, ignores Parameters with stale gradient (gradient that has not
             been updated by `backward` after last step) and skip update.
         """
+        if PENDING:  # a deferred forward reads the parameters before they change
+            settle()
         self._ensure_kvstore()
         assert not (self._kvstore and self._update_on_kvstore), \
             'update() when parameters are updated on kvstore ' \

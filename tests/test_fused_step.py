@@ -1,0 +1,74 @@
+"""A recorded training step of a ``hybridize(static_alloc=True, static_shape=True)`` block
+and a separate loss block, compiled as one function (gluon/fused_step.py; on the CPU by
+default, on any device under ``MXCOMPAT_COMPILE_STATIC=1``), against real MXNet (the fused_step fixtures): losses, outputs
+read after ``backward`` or before it (then the step runs the ordinary way), head gradients,
+grad_req 'add', two outputs, Trainer updates. Compiling takes seconds per graph: slow."""
+import os
+
+import numpy as np
+import pytest
+
+import mxcompat as mx
+from mxcompat.gluon import fused_step
+from scripts.fixture_writers import fused_step as FW
+
+from conftest import FIXTURES
+
+pytestmark = pytest.mark.slow
+
+WANT = np.load(os.path.join(FIXTURES, 'fused_step', 'fused_step.npz'))
+
+
+@pytest.fixture(autouse=True, params=[None, True], ids=['default', 'env1'])
+def _compile_static(request, monkeypatch):
+    # the default (MXCOMPAT_COMPILE_STATIC unset: compiled on the CPU), and as with
+    # MXCOMPAT_COMPILE_STATIC=1 in the environment when mxcompat is imported
+    monkeypatch.setattr(mx.gluon.block, '_COMPILE_STATIC', request.param)
+
+
+@pytest.fixture
+def fused(monkeypatch):
+    """The results of the joint function's runs (True: it computed the step)."""
+    ran = []
+    backward = fused_step._Run.backward
+
+    def counted(self, heads, head_grads):
+        ran.append(backward(self, heads, head_grads))
+        return ran[-1]
+    monkeypatch.setattr(fused_step._Run, 'backward', counted)
+    return ran
+
+
+def _check(got, keys=None):
+    keys = sorted(WANT.files) if keys is None else keys
+    assert sorted(got) == sorted(keys)
+    for k in keys:
+        np.testing.assert_allclose(got[k], WANT[k], rtol=1e-4, atol=1e-5, err_msg=k)
+
+
+def test_steps_match_mxnet(fused):
+    _check(FW.scenarios(mx))
+    # each loss block joins its net's graph from its second step on; the two-output net's
+    # first backward already takes the graph it deferred with the loss it saw once
+    assert fused == [True] * (2 * (FW.STEPS - 1) + 1)
+
+
+def test_outputs_read_before_backward(fused):
+    _check(FW.scenarios(mx, early=True))
+    assert fused == []  # reading computed every step the ordinary way
+
+
+def test_loss_block_made_anew_every_step(fused):
+    got = FW.scenarios(mx, fresh_loss=True)
+    _check(got)
+    assert fused == [True] * (FW.STEPS - 1 + 1)  # the classifier's steps ran the ordinary way
+
+
+def test_parameter_change_waits_for_the_deferred_forward():
+    net = FW._mlp(mx, 'ce_')
+    with mx.autograd.record():
+        pred = net(mx.nd.array(FW.X))
+    assert id(pred) in mx.pending.PENDING
+    for p in net.collect_params().values():
+        p.set_data(mx.nd.zeros(p.shape))  # MXNet's forward read the values before this
+    np.testing.assert_allclose(pred.asnumpy(), WANT['ce/pred0'], rtol=1e-5, atol=1e-6)
