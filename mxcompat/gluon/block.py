@@ -1335,6 +1335,7 @@ class HybridBlock(Block):
     def _call_cached_op(self, *args):
         if self._cached_op is None:
             self._build_cache(*args)
+        given = args
         if len(args) == 1 and type(args[0]) is NDArray:  # the common case, not nested
             fmt = [0]
         else:
@@ -1382,7 +1383,7 @@ class HybridBlock(Block):
                         ctx = args_without_none[0].context
                     tensors.append(i.data(ctx)._t)
         if self._cached_op.fusable and self._callback is None and autograd.is_recording():
-            out = defer(self, args, x, tensors)
+            out = defer(self, given, x, tensors)
             if out is not None:  # computed by backward() or when first read (fused_step.py)
                 if _ACTIVE[0]:
                     self._record_call(out, args_without_none)

@@ -66,6 +66,25 @@ def _two_outputs(mx):
     return net
 
 
+def _nested_inputs(mx):
+    nn = mx.gluon.nn
+
+    class Net(mx.gluon.HybridBlock):
+        def __init__(self, **kwargs):
+            super(Net, self).__init__(**kwargs)
+            with self.name_scope():
+                self.dense = nn.Dense(5, in_units=20)
+
+        def hybrid_forward(self, F, x, states):
+            return self.dense(x + states[0]) - states[1]
+
+    net = Net(prefix='nested_')
+    net.initialize()
+    _seed(mx, net)
+    net.hybridize(**STATIC)
+    return net
+
+
 def _params(out, tag, net, grads=False):
     for name, p in sorted(net.collect_params().items()):
         out['%s/param/%s' % (tag, name)] = p.data().asnumpy()
@@ -127,6 +146,19 @@ def scenarios(mx, early=False, fresh_loss=False):
         out['two/hidden%d' % step] = hidden.asnumpy()
         out['two/loss%d' % step] = loss.asnumpy()
     _params(out, 'two', net, grads=True)
+
+    # inputs nested in a list (as an RNN layer takes its states)
+    net = _nested_inputs(mx)
+    loss_fn = mx.gluon.loss.L2Loss()
+    states = [mx.nd.array(_rand(5, BATCH, 20)), mx.nd.array(_rand(6, BATCH, 5))]
+    for step in range(3):
+        with mx.autograd.record():
+            loss = loss_fn(net(x, states), target)
+        if early:
+            out['nested/loss%d' % step] = loss.asnumpy()
+        loss.backward()
+        out['nested/loss%d' % step] = loss.asnumpy()
+    _params(out, 'nested', net, grads=True)
     return out
 
 
