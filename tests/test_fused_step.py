@@ -1,6 +1,6 @@
 """A recorded training step of a ``hybridize(static_alloc=True, static_shape=True)`` block
-and a separate loss block, compiled as one function (gluon/fused_step.py; on the CPU by
-default, on any device under ``MXCOMPAT_COMPILE_STATIC=1``), against real MXNet (the fused_step fixtures): losses, outputs
+and a separate loss block, compiled as one function (gluon/fused_step.py, under
+``MXCOMPAT_COMPILE_STATIC=1``), against real MXNet (the fused_step fixtures): losses, outputs
 read after ``backward`` or before it (then the step runs the ordinary way), head gradients,
 grad_req 'add', two outputs, Trainer updates. Compiling takes seconds per graph: slow."""
 import os
@@ -19,11 +19,10 @@ pytestmark = pytest.mark.slow
 WANT = np.load(os.path.join(FIXTURES, 'fused_step', 'fused_step.npz'))
 
 
-@pytest.fixture(autouse=True, params=[None, True], ids=['default', 'env1'])
-def _compile_static(request, monkeypatch):
-    # the default (MXCOMPAT_COMPILE_STATIC unset: compiled on the CPU), and as with
-    # MXCOMPAT_COMPILE_STATIC=1 in the environment when mxcompat is imported
-    monkeypatch.setattr(mx.gluon.block, '_COMPILE_STATIC', request.param)
+@pytest.fixture(autouse=True)
+def _compile_static(monkeypatch):
+    # as MXCOMPAT_COMPILE_STATIC=1 in the environment when mxcompat is imported
+    monkeypatch.setattr(mx.gluon.block, '_COMPILE_STATIC', True)
 
 
 @pytest.fixture

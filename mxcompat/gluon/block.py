@@ -1155,7 +1155,7 @@ class HybridBlock(Block):
     the cached graph will be used instead of :py:meth:`hybrid_forward`. In mxcompat the cached
     graph runs as one generated function of direct torch calls; ``hybridize(compile=True)``
     (or a torch.compile ``backend=`` / ``mode=``, or ``static_alloc=True, static_shape=True``
-    on the CPU) also compiles it with ``torch.compile``.
+    with ``MXCOMPAT_COMPILE_STATIC=1``) also compiles it with ``torch.compile``.
     """
     __call__ = _module_call  # forward classifies the inputs, torch tensors included
 
@@ -1303,8 +1303,7 @@ class HybridBlock(Block):
         backend = self._backend if self._backend is not None and \
             self._backend in _torch_backends() else None
         flags = dict(self._flags)
-        static = flags.get('static_alloc') and flags.get('static_shape') and (
-            on_cpu if _COMPILE_STATIC is None else _COMPILE_STATIC)
+        static = flags.get('static_alloc') and flags.get('static_shape') and _COMPILE_STATIC
         if not (static or opts.get('compile') or backend or 'mode' in opts):
             return None
         kwargs = {k: opts[k] for k in _COMPILE_KWARGS if k in opts}
@@ -1529,14 +1528,14 @@ class HybridBlock(Block):
             Clears any previous optimizations
         static_alloc : optional bool, default False
             Statically allocate memory to improve speed. Memory usage may increase. With
-            ``static_shape``, a graph on the CPU is compiled with torch.compile (inductor
-            unless ``backend`` names another) on its first call in each train/predict mode,
-            and again for each new input shape (seconds per graph, a minute for a large
-            model with a cold inductor cache); where it cannot be compiled it runs
+            ``static_shape`` and ``MXCOMPAT_COMPILE_STATIC=1`` in the environment, the graph
+            is compiled with torch.compile (inductor unless ``backend`` names another) on its
+            first call in each train/predict mode, and again for each new input shape
+            (seconds per graph, minutes for a large one); where it cannot be compiled it runs
             uncompiled, with a warning. A training step recorded on such a graph, its loss
-            block and ``backward()`` run as one compiled function (from the loss block's
-            second call). ``MXCOMPAT_COMPILE_STATIC=0`` in the environment turns compiling
-            off; ``=1`` turns it on for GPU graphs too.
+            block and ``backward()`` then run as one compiled function (from the loss
+            block's second call). Without that variable it runs uncompiled, as with the
+            default flags.
         static_shape : optional bool, default False
             Optimize for invariant input shapes between iterations (a compiled graph is
             compiled with ``dynamic=False``).
@@ -1777,12 +1776,12 @@ class HybridBlock(Block):
 
 # hybridize() keyword arguments passed on to torch.compile
 _COMPILE_KWARGS = ('mode', 'fullgraph', 'dynamic', 'options', 'disable')
-# static_alloc + static_shape graphs compile on the CPU unless MXCOMPAT_COMPILE_STATIC=0: there
-# a recorded training step becomes one compiled function (fused_step.py), faster than torch
-# eager (benchmarks/bench_hybridize_static.py); on a GPU only with MXCOMPAT_COMPILE_STATIC=1,
-# as it has not been measured there. None: the default, per device.
-_COMPILE_STATIC = {None: None, '': False, '0': False}.get(
-    os.environ.get('MXCOMPAT_COMPILE_STATIC'), True)
+# static_alloc + static_shape compile only on request: a recorded training step then runs as
+# one compiled function (fused_step.py), faster than torch eager on the CPU
+# (benchmarks/bench_hybridize_static.py), but the first call of each graph and input shape
+# compiles for seconds to minutes (GluonTS's trainer hybridizes every model so: its DeepAR
+# smoke test did not finish in 10 minutes compiled)
+_COMPILE_STATIC = os.environ.get('MXCOMPAT_COMPILE_STATIC', '0') not in ('', '0')
 
 
 def _np_on_ctx(t, ctx):

@@ -2,8 +2,8 @@
 
 ``hybridize(static_alloc=True, static_shape=True)`` promised MXNet users a static CachedOp
 whose forward and backward passes run from plans made once. Where such a graph is compiled
-(on the CPU by default, block.py) mxcompat defers its call under ``autograd.record()``: it
-returns pending NDArrays (pending.py). A HybridBlock called on them
+(``MXCOMPAT_COMPILE_STATIC=1``, block.py) mxcompat defers its call under
+``autograd.record()``: it returns pending NDArrays (pending.py). A HybridBlock called on them
 (the loss) extends the deferred graph with its own traced graph, and ``backward()`` on the
 deferred outputs computes forward, loss and the parameters' gradients as one compiled function
 (``torch.func.grad_and_value`` under ``torch.compile``), with no autograd engine pass and no
