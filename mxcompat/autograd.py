@@ -45,6 +45,7 @@ class _State(threading.local):
 
 
 _state = _State()
+_history._STATE.append(_state)  # (read by the history, which autograd imports)
 
 
 class _Backward(object):
