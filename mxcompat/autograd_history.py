@@ -12,20 +12,36 @@ tensor alive.
 Front ends test ``ACTIVE[0]`` (how many threads record) before calling :func:`note`: a
 module-level read costs a few nanoseconds; the thread-local recording flag is read only
 when some thread records.
+
+The history also spares ``autograd.backward`` a walk of torch's graph. After a backward that
+freed its graph, arrays of that graph are constants to later recordings (MXNet's rule, which
+``autograd._cut_freed`` enforces by walking the new graph for nodes older than that
+backward). Each recorded call carries the number of freeing backwards before it (the epoch,
+``SINCE_FREED[0]``); a call that takes an array of an older epoch, or one whose graph the
+history does not know (made by no recorded call), sets ``SINCE_FREED[1]``. A head recorded
+in the current epoch, with the flag unset, has a graph of new torch nodes only.
 """
 import itertools
+
+import torch
 
 __all__ = ['ACTIVE', 'recording', 'note', 'note_graph', 'mark', 'get_symbol']
 
 ACTIVE = [0]
 _COUNT = itertools.count()  # MXNet's one counter for var<N> and null<N>
 _NODES = itertools.count()  # node_<N>
+# [the epoch: how many backwards freed their graph, whether a call recorded since took an
+# array whose graph may reach further back] (see the module's docstring)
+SINCE_FREED = [0, False]
+# tensor types whose untracked arrays hold no graph where they do not require a gradient
+# (not the integer variables of autograd, whose graph is their shadow's)
+_PLAIN = frozenset([torch.Tensor, torch.nn.Parameter])
 
 
 # An operator call is a tuple, built in one step on every recorded call (a class instance
 # would cost a constructor's frame): (the table entry, its parameters ((name, value, default);
 # values are Python's or MXNet's attribute strings), the entries of its inputs, its number
-# (its name is node_<number>), for a ``_CachedOp`` its graph, else None).
+# (its name is node_<number>), for a ``_CachedOp`` its graph, else None, and its epoch).
 
 
 class _Leaf:
@@ -64,9 +80,11 @@ def _entry(x):
 def _inputs(arrays):
     """The entries of the NDArrays among ``arrays`` (optional inputs left out are None,
     numbers have no ``_t``), or None where none of them is in the graph (MXNet records
-    nothing then). Written out: it runs for every operator call while recording."""
+    nothing then); sets ``SINCE_FREED[1]`` for an array whose graph may reach an older epoch.
+    Written out: it runs for every operator call while recording."""
     entries = []
     need = loose = False
+    epoch = SINCE_FREED[0]
     for x in arrays:
         try:
             t = x._t
@@ -85,6 +103,13 @@ def _inputs(arrays):
             loose = True
         else:
             need = True
+            if type(e[0]) is tuple:  # a recorded call's output
+                if e[0][5] != epoch:
+                    SINCE_FREED[1] = True
+                entries.append(e)
+                continue
+        if t.requires_grad and not t.is_leaf or type(t) not in _PLAIN:
+            SINCE_FREED[1] = True  # a graph that no recorded call made
         entries.append(e)
     if not need:
         return None
@@ -103,7 +128,7 @@ def note(outputs, op, params, inputs):
     if _STATE[0].recording:
         entries = _inputs(inputs)
         if entries is not None:
-            node = (op, params, entries, next(_NODES), None)
+            node = (op, params, entries, next(_NODES), None, SINCE_FREED[0])
             if len(outputs) == 1:
                 outputs[0]._h = (node, 0)
             else:
@@ -122,7 +147,7 @@ def note_graph(outputs, symbol, inputs, inline):
         return
     if not inline:
         from .ops.registry import get
-        node = (get('_CachedOp'), (), entries, next(_NODES), symbol)
+        node = (get('_CachedOp'), (), entries, next(_NODES), symbol, SINCE_FREED[0])
         for i, o in enumerate(outputs):
             o._h = (node, i)
         return
@@ -134,9 +159,36 @@ def note_graph(outputs, symbol, inputs, inline):
             made[id(n)] = (of[n.name],)
         else:
             made[id(n)] = ((n.op, [(k, v, None) for k, v in n.attrs.items()],
-                            [_follow(made, e) for e in n.inputs], next(_NODES), None), None)
+                            [_follow(made, e) for e in n.inputs], next(_NODES), None,
+                            SINCE_FREED[0]), None)
     for o, e in zip(outputs, symbol._outputs):
         o._h = _follow(made, e)
+
+
+def freed():
+    """A backward freed its graph: a new epoch begins."""
+    SINCE_FREED[0] += 1
+    SINCE_FREED[1] = False
+
+
+def unknown_graph():
+    """An array took a graph that no recorded call made (an in-place write of an array with
+    history): the history no longer vouches for the graphs of the epoch."""
+    SINCE_FREED[1] = True
+
+
+def since_freed(heads):
+    """Whether the graphs of the NDArrays ``heads`` hold only torch nodes made since the last
+    backward that freed its graph: each head is the output of a call recorded since, and no
+    call since took an array whose graph may reach further back."""
+    if SINCE_FREED[1]:
+        return False
+    epoch = SINCE_FREED[0]
+    for h in heads:
+        e = getattr(h, '_h', None)
+        if e is None or type(e[0]) is not tuple or e[0][5] != epoch:
+            return False
+    return True
 
 
 def _follow(made, entry):
@@ -162,7 +214,7 @@ def get_symbol(x):
         if type(node) is _Leaf:
             made[id(node)] = sym.var(node.name)
             continue
-        op, params, inputs, number, subgraph = node
+        op, params, inputs, number, subgraph, _ = node
         if not ready:
             stack.append((node, True))
             stack.extend((n, False) for n, _ in inputs if id(n) not in made)
