@@ -279,10 +279,15 @@ class NDArray:
         return self
 
     def as_np_ndarray(self):
-        """An ``mx.np.ndarray`` sharing this array's data (no copy)."""
+        """An ``mx.np.ndarray`` sharing this array's data (no copy) and its recorded history
+        (MXNet's two arrays are one)."""
         out = _new(_np_ndarray)
         out._t = self._t
         out._ctx = self._ctx
+        try:
+            out._h = self._h
+        except AttributeError:  # (nothing recorded it)
+            pass
         return out
 
     def tostype(self, stype):
