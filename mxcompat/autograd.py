@@ -46,6 +46,7 @@ class _State(threading.local):
 
 
 _state = _State()
+_history._STATE.append(_state)  # (read by the history, which autograd imports)
 
 
 class _Backward(object):
@@ -666,9 +667,10 @@ def _reaches_older(fns, below):
 
 def _cut_freed(ts, freed_below):
     """A _CutFreed on the head torch runs first (the newest), or None when the heads' history
-    reaches no node older than the last freeing backward (a training step's graph, recorded
-    from leaves after it: a walk of the new nodes, no hook, no listing by the engine) or
-    when no head is newer than it (nothing new to cut from)."""
+    reaches no node older than the last freeing backward (a walk of the new nodes, no hook, no
+    listing by the engine; ``backward`` skips the walk where the recorded history vouches for
+    it, as for a training step's graph recorded from leaves after that backward) or when no
+    head is newer than it (nothing new to cut from)."""
     fns = [f for f in [t.grad_fn for t in ts] if f is not None]
     if not _reaches_older(fns, freed_below):
         return None
@@ -698,7 +700,8 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
     prev = _backward.adopting
     _backward.adopting = adopting = []
     cut = None
-    if _state.freed_below is not None:
+    if _state.freed_below is not None and not _history.since_freed(
+            (heads,) if isinstance(heads, NDArray) else heads):
         cut = _cut_freed(ts, _state.freed_below)
     try:
         if head_grads is None and _run_engine is not None and \
@@ -733,6 +736,7 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
             if not t.is_leaf:
                 t._mx_graph_freed = True
         _state.freed_below = _sequence_nr()
+        _history.freed()
 
 
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,

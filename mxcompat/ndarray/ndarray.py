@@ -21,7 +21,8 @@ from ..ops.shape_rules import infer_reshape
 from ..ops.int_cast import cast_recorded, int_scalar
 from ..ops.elemwise_arith import mod as _mod, power as _power
 from ..deferred_errors import carry, rethrow, waitall as _raise_pending
-from ..autograd_history import ACTIVE as _ACTIVE, note as _note, recording as _recording
+from ..autograd_history import ACTIVE as _ACTIVE, note as _note, recording as _recording, \
+    unknown_graph as _unknown_graph
 from ..pending import compute as _compute_pending
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
@@ -286,10 +287,15 @@ class NDArray:
         return self
 
     def as_np_ndarray(self):
-        """An ``mx.np.ndarray`` sharing this array's data (no copy)."""
+        """An ``mx.np.ndarray`` sharing this array's data (no copy) and its recorded history
+        (MXNet's two arrays are one)."""
         out = _new(_np_ndarray)
         out._t = self._t
         out._ctx = self._ctx
+        try:
+            out._h = self._h
+        except AttributeError:  # (nothing recorded it)
+            pass
         return out
 
     def tostype(self, stype):
@@ -910,6 +916,8 @@ def _inplace(self, other, fn):
             fn(t.detach(), other)
         else:
             fn(t, other)
+            if isinstance(other, torch.Tensor) and other.requires_grad:
+                _unknown_graph()  # t took other's graph, which no recorded call made
     except RuntimeError as e:
         err = mixed_context_error(fn.__name__, (t, other))
         if err is None and isinstance(other, torch.Tensor) and other.dim() and \
@@ -1143,6 +1151,8 @@ def _assign(o, r):
         carry(t, r)
     else:
         t.copy_(r)
+        if r.requires_grad:
+            _unknown_graph()  # o took r's graph, which no recorded call made
 
 
 def _on_ctx(t, ctx):

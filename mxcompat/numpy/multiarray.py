@@ -113,10 +113,15 @@ class ndarray(NDArray):
 
     # ---------------------------------------------------------------- conversion
     def as_nd_ndarray(self):
-        """An ``NDArray`` (legacy semantics) sharing this array's data (no copy)."""
+        """An ``NDArray`` (legacy semantics) sharing this array's data (no copy) and its
+        recorded history (MXNet's two arrays are one)."""
         out = _new(NDArray)
         out._t = self._t
         out._ctx = self._ctx
+        try:
+            out._h = self._h
+        except AttributeError:  # (nothing recorded it)
+            pass
         return out
 
     def as_np_ndarray(self):

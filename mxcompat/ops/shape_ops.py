@@ -21,8 +21,9 @@ def _fresh(t, shape=None):
     """``t`` (reshaped to ``shape``) in new contiguous memory: one copy, whatever ``t``'s
     strides, and never an alias of the input (``contiguous()`` may return ``t`` itself)."""
     # (torch parses a call's keyword and a shape given as one tuple at a cost near that of
-    # copying a small array: clone() keeps a contiguous layout, and the shape goes unpacked)
-    out = t.clone() if t.is_contiguous() else t.clone(memory_format=torch.contiguous_format)
+    # copying a small array: clone() keeps a contiguous layout, contiguous() copies any other
+    # (it returns the tensor itself only where it is contiguous), the shape goes unpacked)
+    out = t.clone() if t.is_contiguous() else t.contiguous()
     if shape is None:
         return out
     return out.view(*shape) if shape else out.view(())  # (_view inline: a frame less)

@@ -121,6 +121,20 @@ def _scenarios(mx):
         finally:
             mx.npx.reset_np()
 
+    def numpy_gluon():
+        # (NumPy-mode layers, not hybridized: each converts its arrays to legacy ones and back)
+        mx.npx.set_np()
+        try:
+            net = gluon.nn.Sequential(prefix='npg_')
+            with net.name_scope():
+                net.add(gluon.nn.Dense(3, in_units=2, activation='relu'),
+                        gluon.nn.Dense(2, in_units=3))
+            net.initialize()
+            with autograd.record():
+                return net(mx.np.ones((2, 2))).sum()
+        finally:
+            mx.npx.reset_np()
+
     def numpy_ufunc_scalar():
         mx.npx.set_np()
         try:
@@ -132,6 +146,7 @@ def _scenarios(mx):
             mx.npx.reset_np()
 
     return {'arithmetic': arithmetic, 'numpy_mode': numpy_mode, 'numpy_hybrid': numpy_hybrid,
+            'numpy_gluon': numpy_gluon,
             'numpy_ufunc_scalar': numpy_ufunc_scalar, 'attach_grad_on_output': attach_grad_on_output, 'two_variables': two_variables,
             'reflected_and_compare': reflected_and_compare, 'constant_input': constant_input,
             'multi_output': multi_output, 'operator_params': operator_params,
