@@ -72,3 +72,26 @@ def test_parameter_change_waits_for_the_deferred_forward():
     for p in net.collect_params().values():
         p.set_data(mx.nd.zeros(p.shape))  # MXNet's forward read the values before this
     np.testing.assert_allclose(pred.asnumpy(), WANT['ce/pred0'], rtol=1e-5, atol=1e-6)
+
+
+def test_input_of_a_wrong_shape_raises_and_steps_go_on(fused):
+    net = FW._mlp(mx, 'ce_')
+    loss_fn = mx.gluon.loss.SoftmaxCrossEntropyLoss()
+    label = mx.nd.array(FW.LABEL)
+
+    def step(x):
+        with mx.autograd.record():
+            loss = loss_fn(net(x), label)
+        loss.backward()
+        return loss
+
+    step(mx.nd.array(FW.X))
+    step(mx.nd.array(FW.X))
+    with pytest.raises(mx.base.MXNetError):
+        step(mx.nd.ones((FW.BATCH, 7)))  # Dense(in_units=20) rejects 7 features
+    np.testing.assert_allclose(step(mx.nd.array(FW.X)).asnumpy(), WANT['ce/loss0'],
+                               rtol=1e-4, atol=1e-5)  # no update ran: step 0's loss
+    # the first step ran the ordinary way (the loss block joins on its second call); the
+    # failing one raised from the ordinary forward, before a joint function was made
+    assert fused == [True, True]
+    assert net._cached_op.fusable

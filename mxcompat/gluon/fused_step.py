@@ -14,7 +14,9 @@ torch eager: compiling the model alone is slower than eager there
 Everything else that reads a pending array (its values or shape, an operator, a backward pass
 through other arrays, a parameter change by ``Trainer.step`` or ``set_data``) first computes
 the deferred calls the ordinary way, as they would have run undeferred: the same calls, under
-the recording and train mode of the original call. The deferral changes timing only. A call
+the recording and train mode of the original call. The deferral changes timing only (an
+input the graph rejects raises when the outputs are first read or differentiated, as MXNet's
+asynchronous errors do at the next read). A call
 is deferred only where the joint function computes what the ordinary pass would: a graph
 without auxiliary states (BatchNorm updates its moving statistics in the backward pass), no
 data input that takes a gradient, no monitor callback. A loss block joins a deferred graph
@@ -182,6 +184,9 @@ class _Run(object):
             try:
                 fn = joint.compiled(key, options, inputs)
             except Exception as err:  # pylint: disable=broad-except
+                # the ordinary forward raises the operator's error where the inputs are at
+                # fault; where it runs, compiling failed
+                self.force()
                 warnings.warn('hybridize: the training step through %s could not be compiled '
                               '(%s: %s); it runs the ordinary way'
                               % (', '.join(self.graph.symbol.list_outputs()),
