@@ -1,23 +1,31 @@
 """NDArrays whose values are computed later: the outputs of a deferred training step.
 
-A deferred call (gluon/fused_step.py) returns NDArrays with no tensor yet (their ``_t`` slot is
-unset) and registers them here, by ``id``, with the run that will compute them. Reading such an
-array's tensor (``NDArray.__getattr__``, which Python calls only for an unset slot) computes the
-run first, the ordinary way; ``autograd.backward`` on pending heads lets the run compute
-forward and gradients together. A registered array stays alive in its run until the run has
-computed it, so an id here never belongs to another object.
+A deferred call (gluon/fused_step.py) returns :class:`PendingNDArray` objects, NDArrays with no
+tensor yet (their ``_t`` slot is unset), and registers them here, by ``id``, with the run that
+will compute them. Reading such an array's tensor computes the run first, the ordinary way;
+``autograd.backward`` on pending heads lets the run compute forward and gradients together.
+A computed array becomes a plain NDArray (``__class__`` changes: the layouts are one), so
+arrays never pending pay nothing, and fast paths that test ``type(x) is NDArray`` leave
+pending ones to the general path. A registered array stays alive in its run until the run
+has computed it, so an id here never belongs to another object.
 """
+from .ndarray.ndarray import NDArray
 
-PENDING = {}  # id(NDArray) -> the run that computes it
+PENDING = {}  # id(PendingNDArray) -> the run that computes it
 
 
-def compute(array):
-    """Computes the run that ``array`` waits on, if any; returns whether there was one."""
-    run = PENDING.get(id(array))
-    if run is None:
-        return False
-    run.force()
-    return True
+class PendingNDArray(NDArray):
+    """An NDArray that a deferred call has not computed yet."""
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        # only for an unset slot
+        if name == '_t':
+            run = PENDING.get(id(self))
+            if run is not None:
+                run.force()
+                return self._t
+        raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, name))
 
 
 def settle():

@@ -6,8 +6,8 @@ whose forward and backward passes run from plans made once. Where such a graph i
 ``autograd.record()``: it returns pending NDArrays (pending.py). A HybridBlock called on them
 (the loss) extends the deferred graph with its own traced graph, and ``backward()`` on the
 deferred outputs computes forward, loss and the parameters' gradients as one compiled function
-(``torch.func.grad_and_value`` under ``torch.compile``), with no autograd engine pass and no
-activations handed between two compiled regions. On the CPU only such a joint function beats
+(``torch.func.grad_and_value``, traced once and compiled by inductor), with no autograd engine
+pass and no activations handed between two compiled regions. On the CPU only such a joint function beats
 torch eager: compiling the model alone is slower than eager there
 (benchmarks/torch_compile_regions.py).
 
@@ -30,7 +30,7 @@ import torch
 from .. import autograd, symbol
 from ..autograd import _adopt_written
 from ..ndarray.ndarray import NDArray, _new
-from ..pending import PENDING
+from ..pending import PENDING, PendingNDArray
 from ..symbol.lowering import Lowered
 
 __all__ = ['defer', 'extend']
@@ -152,6 +152,7 @@ class _Run(object):
                 out = fmt_of(call(*args))
                 for a, o in zip(self.outputs[at:at + len(out)], out):
                     a._t, a._ctx = o._t, o._ctx
+                    a.__class__ = NDArray
                     h = getattr(o, '_h', None)
                     if h is not None:
                         a._h = h
@@ -204,6 +205,7 @@ class _Run(object):
         self._release()
         for a, t in zip(self.outputs, outs):
             a._t = t
+            a.__class__ = NDArray
         _store(tuple(t for t, d in zip(self.slots, diff) if d), grads)
         return True
 
@@ -257,7 +259,7 @@ def extend(block, args):
     run = None
     positions = []
     for a in args:
-        if type(a) is not NDArray:
+        if type(a) is not NDArray and type(a) is not PendingNDArray:
             return None
         r = PENDING.get(id(a))
         if r is None:
@@ -340,7 +342,7 @@ def _extended(prev, block, positions):
 
 
 def _pending(ctx):
-    a = _new(NDArray)
+    a = _new(PendingNDArray)
     a._ctx = ctx
     return a
 

@@ -9,7 +9,6 @@ from torch.nn.functional import cross_entropy as _cross_entropy
 
 from .. import ndarray
 from ..ndarray.ndarray import NDArray
-from ..pending import PENDING
 from ..base import numeric_types
 from ..util import is_np_array
 from .block import HybridBlock
@@ -172,7 +171,7 @@ class SoftmaxCrossEntropyLoss(Loss):
         bookkeeping to do for it); the rest as any HybridBlock."""
         if sample_weight is None:
             if self._fused and not self._active and type(pred) is NDArray and \
-                    type(label) is NDArray and not (PENDING and id(pred) in PENDING):
+                    type(label) is NDArray:
                 loss = _fused_sparse_ce(pred._t, label._t)
                 if loss is not None:
                     loss = pred._like(loss)  # on the prediction's context

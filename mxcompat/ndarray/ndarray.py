@@ -23,7 +23,6 @@ from ..ops.elemwise_arith import mod as _mod, power as _power
 from ..deferred_errors import carry, rethrow, waitall as _raise_pending
 from ..autograd_history import ACTIVE as _ACTIVE, note as _note, recording as _recording, \
     unknown_graph as _unknown_graph
-from ..pending import compute as _compute_pending
 
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
            'from_torch', 'from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'waitall',
@@ -73,13 +72,6 @@ class NDArray:
                              'to make an NDArray from data')
         self._t = handle
         self._ctx = ctx
-
-    def __getattr__(self, name):
-        # only for an unset slot: the tensor of a deferred call's output (pending.py) is
-        # computed when first read
-        if name == '_t' and _compute_pending(self):
-            return self._t
-        raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, name))
 
     # ---------------------------------------------------------------- properties
     @property
