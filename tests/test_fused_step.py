@@ -38,18 +38,16 @@ def fused(monkeypatch):
     return ran
 
 
-def _check(got, keys=None):
-    keys = sorted(WANT.files) if keys is None else keys
-    assert sorted(got) == sorted(keys)
-    for k in keys:
+def _check(got):
+    assert sorted(got) == sorted(WANT.files)
+    for k in WANT.files:
         np.testing.assert_allclose(got[k], WANT[k], rtol=1e-4, atol=1e-5, err_msg=k)
 
 
 def test_steps_match_mxnet(fused):
     _check(FW.scenarios(mx))
-    # each loss block joins its net's graph from its second step on; the two-output net's
-    # first backward already takes the graph it deferred with the loss it saw once
-    # the nested-input net's from its second
+    # a loss block joins its net's graph from its second step on: the last STEPS - 1 steps of
+    # the classifier and of the L2 net, the two-output net's second, the nested net's last two
     assert fused == [True] * (2 * (FW.STEPS - 1) + 1 + 2)
 
 
@@ -61,7 +59,8 @@ def test_outputs_read_before_backward(fused):
 def test_loss_block_made_anew_every_step(fused):
     got = FW.scenarios(mx, fresh_loss=True)
     _check(got)
-    assert fused == [True] * (FW.STEPS - 1 + 1 + 2)  # the classifier's ran the ordinary way
+    # the classifier's steps all ran the ordinary way
+    assert fused == [True] * (FW.STEPS - 1 + 1 + 2)
 
 
 def test_parameter_change_waits_for_the_deferred_forward():
