@@ -2,11 +2,13 @@
 loss block: what real MXNet 1.9.1 computes.
 
 ``scenarios(mx, early=False, fresh_loss=False)`` trains small nets from seeded parameters for
-a few steps and returns ``{name: numpy array}``: losses and outputs (read after ``backward``,
-or with ``early`` before it), gradients and the parameters at the end (``fresh_loss``: the
-classifier makes its loss block anew every step; the numbers stay the same). The writer runs them with real MXNet; the
-tests run them with mxcompat, where such a step is one compiled function (gluon/fused_step.py)
-or, read early, the ordinary way.
+a few steps (a classifier, an L2 regression with a head gradient and grad_req 'add', a block
+with two outputs, one with inputs nested in a list) and returns ``{name: numpy array}``:
+losses and outputs (read after ``backward``, or with ``early`` before it), gradients and the
+parameters at the end (``fresh_loss``: the classifier makes its loss block anew every step;
+the numbers stay the same). The writer runs them with real MXNet; the tests run them with
+mxcompat, where such a step is one compiled function (gluon/fused_step.py) or, read early,
+the ordinary way.
 """
 import os
 
