@@ -7,6 +7,7 @@ import os
 
 import numpy as np
 import pytest
+import torch
 
 import mxcompat as mx
 from mxcompat.gluon import fused_step
@@ -54,6 +55,8 @@ def test_steps_match_mxnet(fused):
 def test_outputs_read_before_backward(fused):
     _check(FW.scenarios(mx, early=True))
     assert fused == []  # reading computed every step the ordinary way
+    # outside record(), as it was: torch code beside the model still records its graphs
+    assert torch.is_grad_enabled()
 
 
 def test_loss_block_made_anew_every_step(fused):
@@ -94,3 +97,21 @@ def test_input_of_a_wrong_shape_raises_and_steps_go_on(fused):
     # failing one raised from the ordinary forward, before a joint function was made
     assert fused == [True, True]
     assert net._cached_op.fusable
+
+
+@pytest.mark.parametrize('onednn', [True, False], ids=['onednn', 'mkl'])
+def test_products_by_either_kernel_match_mxnet(monkeypatch, fused, onednn):
+    import torch._inductor.config
+    from mxcompat.gluon import gemm_choice
+    monkeypatch.setattr(gemm_choice, '_FASTER', {})
+    monkeypatch.setattr(gemm_choice, '_onednn_faster', lambda a, b, bias: onednn)
+    with torch._inductor.config.patch(fx_graph_cache=False):  # the pass runs, uncached
+        got = FW.wide(mx)
+    want = np.load(os.path.join(FIXTURES, 'fused_step', 'fused_step_wide.npz'))
+    assert sorted(got) == sorted(want.files)
+    for k in want.files:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-4, atol=1e-5, err_msg=k)
+    assert fused == [True] * (FW.STEPS - 1)
+    # the first layer's product and its weight's gradient (1M multiply-adds each; the
+    # second layer's are below the size worth asking)
+    assert len(gemm_choice._FASTER) == 2

@@ -32,6 +32,7 @@ from ..autograd import _adopt_written
 from ..ndarray.ndarray import NDArray, _new
 from ..pending import PENDING, PendingNDArray
 from ..symbol.lowering import Lowered
+from .gemm_choice import inductor_options
 
 __all__ = ['defer', 'extend']
 
@@ -99,6 +100,7 @@ def _compile(fn, options, inputs):
     """``fn`` compiled for ``inputs``: traced to one graph (forward and backward) and given to
     inductor directly, with no dynamo guards to check per call; torch.compile where another
     backend or a mode was asked for."""
+    options = inductor_options(options)
     if options.get('backend', 'inductor') != 'inductor' or 'mode' in options:
         return torch.compile(fn, **options)
     # imported here: inductor takes about a second to import
@@ -143,24 +145,21 @@ class _Run(object):
     def force(self):
         """Computes the deferred calls the ordinary way, recorded as at the first call."""
         self._release()
-        recording = autograd.set_recording(True)
-        training = autograd.set_training(self.train)
         _FORCING[0] += 1
         try:
-            at = 0
-            for call, args, fmt_of in self.replays:
-                out = fmt_of(call(*args))
-                for a, o in zip(self.outputs[at:at + len(out)], out):
-                    a._t, a._ctx = o._t, o._ctx
-                    a.__class__ = NDArray
-                    h = getattr(o, '_h', None)
-                    if h is not None:
-                        a._h = h
-                at += len(out)
+            with autograd.record(train_mode=self.train):
+                at = 0
+                for call, args, fmt_of in self.replays:
+                    out = fmt_of(call(*args))
+                    for a, o in zip(self.outputs[at:at + len(out)], out):
+                        a._t, a._ctx = o._t, o._ctx
+                        a.__class__ = NDArray
+                        h = getattr(o, '_h', None)
+                        if h is not None:
+                            a._h = h
+                    at += len(out)
         finally:
             _FORCING[0] -= 1
-            autograd.set_training(training)
-            autograd.set_recording(recording)
 
     def backward(self, heads, head_grads):
         """Forward, loss and gradients as one compiled function; False where that cannot run

@@ -29,6 +29,7 @@ from ..ndarray.ndarray import wrap
 from ..ops.nn_norm import hook_compiled_updates
 from ..symbol.inference import consumer_sized_params, sized_by_consumers
 from ..symbol.lowering import Lowered
+from .gemm_choice import inductor_options
 
 __all__ = ['CachedGraph', 'torch_backends']
 
@@ -132,7 +133,8 @@ class CachedGraph(object):
         key = (is_training(), id(graph))
         fn = self._compiled.get(key)
         if fn is None:
-            fn = self._compiled[key] = torch.compile(graph.forward, **self._compile_options)
+            fn = self._compiled[key] = torch.compile(
+                graph.forward, **inductor_options(self._compile_options))
         return fn
 
     def run_monitored(self, tensors, callback, monitor_all=False):

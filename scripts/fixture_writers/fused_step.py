@@ -8,7 +8,8 @@ losses and outputs (read after ``backward``, or with ``early`` before it), gradi
 parameters at the end (``fresh_loss``: the classifier makes its loss block anew every step;
 the numbers stay the same). The writer runs them with real MXNet; the tests run them with
 mxcompat, where such a step is one compiled function (gluon/fused_step.py) or, read early,
-the ordinary way.
+the ordinary way. ``wide(mx)`` trains a classifier whose matrix products are large enough for
+a compiled graph to choose between oneDNN's and MKL's kernels (gluon/gemm_choice.py).
 """
 import os
 
@@ -164,5 +165,34 @@ def scenarios(mx, early=False, fresh_loss=False):
     return out
 
 
+WIDE_X = _rand(7, 32, 256)
+WIDE_LABEL = np.random.RandomState(8).randint(0, 10, size=32).astype(np.float32)
+
+
+def wide(mx):
+    """A classifier 256-128-10 on a batch of 32 (products of 32x256 by 256x128 and 128x32 by
+    32x256), SGD: its losses and parameters after STEPS steps."""
+    nn = mx.gluon.nn
+    net = nn.HybridSequential(prefix='wide_')
+    with net.name_scope():
+        net.add(nn.Dense(128, activation='relu', in_units=256), nn.Dense(10, in_units=128))
+    net.initialize()
+    _seed(mx, net)
+    net.hybridize(**STATIC)
+    loss_fn = mx.gluon.loss.SoftmaxCrossEntropyLoss()
+    trainer = mx.gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+    x, label = mx.nd.array(WIDE_X), mx.nd.array(WIDE_LABEL)
+    out = {}
+    for step in range(STEPS):
+        with mx.autograd.record():
+            loss = loss_fn(net(x), label)
+        loss.backward()
+        trainer.step(32)
+        out['wide/loss%d' % step] = loss.asnumpy()
+    _params(out, 'wide', net)
+    return out
+
+
 def write(mx, outdir):
     np.savez(os.path.join(outdir, 'fused_step.npz'), **scenarios(mx))
+    np.savez(os.path.join(outdir, 'fused_step_wide.npz'), **wide(mx))
