@@ -1,7 +1,7 @@
 """``hybridize(static_alloc=True, static_shape=True)`` (the graph compiled; a recorded training
 step with its loss block and ``backward`` one compiled function, gluon/fused_step.py) against
 the default ``hybridize()`` and plain PyTorch eager, on the CPU, with
-``MXCOMPAT_COMPILE_STATIC=1`` (which compiles static graphs).
+``MXCOMPAT_COMPILE_STATIC=1`` (static graphs compile at their first call, not their 50th).
 
     python benchmarks/bench_hybridize_static.py [--rounds 5] [--only NAME ...] [--json FILE]
 

@@ -23,7 +23,7 @@ WANT = np.load(os.path.join(FIXTURES, 'fused_step', 'fused_step.npz'))
 @pytest.fixture(autouse=True)
 def _compile_static(monkeypatch):
     # as MXCOMPAT_COMPILE_STATIC=1 in the environment when mxcompat is imported
-    monkeypatch.setattr(mx.gluon.block, '_COMPILE_STATIC', True)
+    monkeypatch.setattr(mx.gluon.block, '_COMPILE_STATIC', 1)
 
 
 @pytest.fixture

@@ -1,7 +1,9 @@
 """``hybridize(static_alloc=True, static_shape=True)`` under ``MXCOMPAT_COMPILE_STATIC=1``
-compiles the lowered graph with torch.compile (inductor): outputs, gradients, BatchNorm's moving statistics, grad_req 'add' /
+(compiled from the first call; by default from the 50th) compiles the lowered graph with
+torch.compile (inductor): outputs, gradients, BatchNorm's moving statistics, grad_req 'add' /
 'null' and Trainer updates against real MXNet (the gluon_block and gluon_trainer fixtures),
-recompilation for a new input shape, and the fallback to the uncompiled graph where inductor cannot compile. Compiling takes seconds per graph: slow."""
+recompilation for a new input shape, and the fallback to the uncompiled graph where inductor
+cannot compile. Compiling takes seconds per graph: slow."""
 import warnings
 
 import numpy as np
@@ -22,7 +24,7 @@ STATIC = dict(static_alloc=True, static_shape=True)
 @pytest.fixture(autouse=True)
 def _compile_static(monkeypatch):
     # as MXCOMPAT_COMPILE_STATIC=1 in the environment when mxcompat is imported
-    monkeypatch.setattr(mx.gluon.block, '_COMPILE_STATIC', True)
+    monkeypatch.setattr(mx.gluon.block, '_COMPILE_STATIC', 1)
 
 
 def _static(name):
@@ -36,6 +38,25 @@ def test_predict_outputs(name):
     net, inputs = _static(name)
     B._check_outputs(net, inputs, name, 'predict')
     assert net._cached_op._compiled
+
+
+def test_graph_compiles_at_the_call_the_environment_names(monkeypatch):
+    # MXCOMPAT_COMPILE_STATIC=3: two calls run uncompiled, the third compiles
+    monkeypatch.setattr(mx.gluon.block, '_COMPILE_STATIC', 3)
+    name = sorted(B.W.HYBRID)[0]
+    net, inputs = _static(name)
+    for _ in range(2):
+        B._check_outputs(net, inputs, name, 'predict')
+        assert not net._cached_op._compiled
+    B._check_outputs(net, inputs, name, 'predict')
+    assert net._cached_op._compiled
+
+
+@pytest.mark.parametrize('value', ['-1', 'first', '1.5'])
+def test_compile_call_must_be_a_whole_number(monkeypatch, value):
+    monkeypatch.setenv('MXCOMPAT_COMPILE_STATIC', value)
+    with pytest.raises(ValueError, match='MXCOMPAT_COMPILE_STATIC must be .* got %r' % value):
+        mx.gluon.block._static_compile_call()
 
 
 @pytest.mark.parametrize('name', sorted(n for n in B.W.TRAIN if n in B.HYBRIDIZABLE))

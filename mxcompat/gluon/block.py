@@ -1155,7 +1155,7 @@ class HybridBlock(Block):
     the cached graph will be used instead of :py:meth:`hybrid_forward`. In mxcompat the cached
     graph runs as one generated function of direct torch calls; ``hybridize(compile=True)``
     (or a torch.compile ``backend=`` / ``mode=``, or ``static_alloc=True, static_shape=True``
-    with ``MXCOMPAT_COMPILE_STATIC=1``) also compiles it with ``torch.compile``.
+    from the graph's 50th call) also compiles it with ``torch.compile``.
     """
     __call__ = _module_call  # forward classifies the inputs, torch tensors included
 
@@ -1292,11 +1292,12 @@ class HybridBlock(Block):
             else:
                 self._cached_op_args.append((False, params[name]))
         on_cpu = not any(a.context.device_type == 'gpu' for a in args if a is not None)
-        self._cached_op = CachedGraph(out, dict(self._flags), self._compile_options(on_cpu))
+        options, uncompiled_calls = self._compile_options(on_cpu)
+        self._cached_op = CachedGraph(out, dict(self._flags), options, uncompiled_calls)
 
     def _compile_options(self, on_cpu):
         """torch.compile keyword arguments for a graph on the CPU (``on_cpu``) or a GPU, or
-        None to run the graph uncompiled."""
+        None to run the graph uncompiled; and the number of calls that run uncompiled first."""
         opts = self._backend_opts
         # torch._dynamo (behind _torch_backends) takes about a second to import: only ask it
         # when a backend was named
@@ -1304,8 +1305,9 @@ class HybridBlock(Block):
             self._backend in _torch_backends() else None
         flags = dict(self._flags)
         static = flags.get('static_alloc') and flags.get('static_shape') and _COMPILE_STATIC
-        if not (static or opts.get('compile') or backend or 'mode' in opts):
-            return None
+        asked = opts.get('compile') or backend or 'mode' in opts
+        if not (static or asked):
+            return None, 0
         kwargs = {k: opts[k] for k in _COMPILE_KWARGS if k in opts}
         if backend is not None:
             kwargs['backend'] = backend
@@ -1321,7 +1323,7 @@ class HybridBlock(Block):
             kwargs['options'] = dict(options, **kwargs.get('options', {}))
         if flags.get('static_shape'):
             kwargs.setdefault('dynamic', False)
-        return kwargs
+        return kwargs, 0 if asked else _COMPILE_STATIC - 1
 
     def _deferred_infer_shape(self, *args):
         try:
@@ -1381,7 +1383,9 @@ class HybridBlock(Block):
                     if ctx is None:
                         ctx = args_without_none[0].context
                     tensors.append(i.data(ctx)._t)
-        if self._cached_op.fusable and self._callback is None and autograd.is_recording():
+        graph = self._cached_op
+        if graph.fusable and not graph.uncompiled_calls and self._callback is None and \
+                autograd.is_recording():
             out = defer(self, given, x, tensors)
             if out is not None:  # computed by backward() or when first read (fused_step.py)
                 if _ACTIVE[0]:
@@ -1528,14 +1532,15 @@ class HybridBlock(Block):
             Clears any previous optimizations
         static_alloc : optional bool, default False
             Statically allocate memory to improve speed. Memory usage may increase. With
-            ``static_shape`` and ``MXCOMPAT_COMPILE_STATIC=1`` in the environment, the graph
-            is compiled with torch.compile (inductor unless ``backend`` names another) on its
-            first call in each train/predict mode, and again for each new input shape
-            (seconds per graph, minutes for a large one); where it cannot be compiled it runs
+            ``static_shape`` the graph is compiled with torch.compile (inductor unless
+            ``backend`` names another) at its 50th call (``MXCOMPAT_COMPILE_STATIC=N`` in the
+            environment: at its N-th call, 1 the first, 0 never), in each train/predict mode,
+            and again for each new input shape (seconds per graph, minutes for a large one);
+            the calls before it run uncompiled. Where it cannot be compiled it runs
             uncompiled, with a warning. A training step recorded on such a graph, its loss
             block and ``backward()`` then run as one compiled function (from the loss
-            block's second call). Without that variable it runs uncompiled, as with the
-            default flags.
+            block's second call after the graph compiled), float32 matrix products on the
+            CPU with oneDNN's kernel or MKL's, whichever is faster for their shapes.
         static_shape : optional bool, default False
             Optimize for invariant input shapes between iterations (a compiled graph is
             compiled with ``dynamic=False``).
@@ -1776,12 +1781,29 @@ class HybridBlock(Block):
 
 # hybridize() keyword arguments passed on to torch.compile
 _COMPILE_KWARGS = ('mode', 'fullgraph', 'dynamic', 'options', 'disable')
-# static_alloc + static_shape compile only on request: a recorded training step then runs as
-# one compiled function (fused_step.py), faster than torch eager on the CPU
-# (benchmarks/bench_hybridize_static.py), but the first call of each graph and input shape
-# compiles for seconds to minutes (GluonTS's trainer hybridizes every model so: its DeepAR
-# smoke test did not finish in 10 minutes compiled)
-_COMPILE_STATIC = os.environ.get('MXCOMPAT_COMPILE_STATIC', '0') not in ('', '0')
+
+
+def _static_compile_call():
+    """The call of a static_alloc + static_shape graph that compiles it (0: none), from
+    ``MXCOMPAT_COMPILE_STATIC``. A recorded training step then runs as one compiled function
+    (fused_step.py), faster than torch eager on the CPU (benchmarks/bench_hybridize_static.py),
+    but compiling a graph takes seconds to minutes: by default the 50th call compiles, so that
+    tests and short loops do not pay for it (GluonTS's trainer hybridizes every model static,
+    and its DeepAR smoke test, six training steps per model, did not finish in 10 minutes
+    compiled from the first call)."""
+    value = os.environ.get('MXCOMPAT_COMPILE_STATIC', '50')
+    try:
+        call = int(value)
+        if call < 0:
+            raise ValueError
+    except ValueError:
+        raise ValueError('MXCOMPAT_COMPILE_STATIC must be the number of the call that compiles '
+                         'a static hybridized graph (1: the first, 0: never), got %r'
+                         % value) from None
+    return call
+
+
+_COMPILE_STATIC = _static_compile_call()
 
 
 def _np_on_ctx(t, ctx):

@@ -1,14 +1,14 @@
 """A recorded training step of a compiled static graph, computed as one compiled function.
 
 ``hybridize(static_alloc=True, static_shape=True)`` promised MXNet users a static CachedOp
-whose forward and backward passes run from plans made once. Where such a graph is compiled
-(``MXCOMPAT_COMPILE_STATIC=1``, block.py) mxcompat defers its call under
+whose forward and backward passes run from plans made once. Once such a graph compiles (at
+its 50th call by default, ``MXCOMPAT_COMPILE_STATIC``, block.py) mxcompat defers its call under
 ``autograd.record()``: it returns pending NDArrays (pending.py). A HybridBlock called on them
 (the loss) extends the deferred graph with its own traced graph, and ``backward()`` on the
 deferred outputs computes forward, loss and the parameters' gradients as one compiled function
 (``torch.func.grad_and_value``, traced once and compiled by inductor), with no autograd engine
-pass and no activations handed between two compiled regions. On the CPU only such a joint function beats
-torch eager: compiling the model alone is slower than eager there
+pass and no activations handed between two compiled regions. On the CPU only such a joint
+function beats torch eager: compiling the model alone is slower than eager there
 (benchmarks/torch_compile_regions.py).
 
 Everything else that reads a pending array (its values or shape, an operator, a backward pass

@@ -63,15 +63,20 @@ class CachedGraph(object):
         MXNet's CachedOp flags (static_alloc, static_shape, inline_limit, ...).
     compile_options : dict or None
         torch.compile keyword arguments; None runs the generated function as it is.
+    uncompiled_calls : int
+        The number of calls that run uncompiled before the graph compiles (a graph compiled
+        for its static flags alone waits: a test or a short loop does not pay seconds of
+        compiling for a few calls).
 
     A graph whose operators without inputs leave sizes to shape inference (``F.zeros(shape=(0,
     H))``, the ``begin_state`` of a cell traced with batch size 0) is lowered once per set of
     input shapes, with those sizes inferred from the inputs as MXNet's CachedOp does.
     """
-    def __init__(self, sym, flags=None, compile_options=None):
+    def __init__(self, sym, flags=None, compile_options=None, uncompiled_calls=0):
         self.symbol = sym
         self.flags = dict(flags or {})
         self._compile_options = compile_options
+        self.uncompiled_calls = uncompiled_calls
         self._compiled = {}
         self._by_shapes = None
         # autograd records the graph's operators one by one (MXNet inlines a graph of at most
@@ -96,6 +101,9 @@ class CachedGraph(object):
     def __call__(self, tensors):
         graph = self.graph if self._by_shapes is None else self._sized(tensors)
         if self._compile_options is None:
+            return graph(tensors)
+        if self.uncompiled_calls:
+            self.uncompiled_calls -= 1
             return graph(tensors)
         try:
             out = self._compiled_fn(graph)(*tensors)
