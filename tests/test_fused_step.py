@@ -52,6 +52,14 @@ def test_steps_match_mxnet(fused):
     assert fused == [True] * (2 * (FW.STEPS - 1) + 1 + 2)
 
 
+def test_steps_match_mxnet_when_the_graph_compiles_midway(monkeypatch, fused):
+    monkeypatch.setattr(mx.gluon.block, '_COMPILE_STATIC', 3)  # as the 50th call by default
+    _check(FW.scenarios(mx))
+    # calls 1-2 run uncompiled, the 3rd is deferred and its loss block seen once, the 4th is
+    # one compiled step: the classifier's and the L2 net's last (the others take 2 and 3 steps)
+    assert fused == [True, True]
+
+
 def test_outputs_read_before_backward(fused):
     _check(FW.scenarios(mx, early=True))
     assert fused == []  # reading computed every step the ordinary way
