@@ -163,3 +163,28 @@ def test_no_cxx_compiler_falls_back(tmp_path, monkeypatch):
         if key.endswith(('running_mean', 'running_var')):
             B._close(p.data(), 'bn/train/aux/%s' % key, rtol=1e-4, atol=1e-5)
     torch._dynamo.reset()
+
+
+def test_backward_that_cannot_compile_falls_back(monkeypatch):
+    # torch compiles a backward graph lazily, inside the backward pass; mxcompat has it
+    # compiled with the forward, where a failure falls back to the uncompiled graph
+    import torch._inductor.graph as inductor_graph
+    lowering = inductor_graph.GraphLowering.__init__
+
+    def fail_backward(self, gm, *args, **kwargs):
+        if kwargs.get('is_backward'):
+            raise AssertionError('no code for this backward graph')
+        lowering(self, gm, *args, **kwargs)
+    monkeypatch.setattr(inductor_graph.GraphLowering, '__init__', fail_backward)
+    torch._dynamo.reset()
+    net, inputs = _static('bn')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        xs, outs = B._train(net, 'bn', inputs)
+    msgs = [str(w.message) for w in caught if 'could not be compiled' in str(w.message)]
+    assert len(msgs) == 1, [str(w.message) for w in caught]
+    B._close(outs[0], 'bn/train/out0')
+    for key, p in net._collect_params_with_prefix().items():
+        if p.grad_req != 'null':
+            B._close(p.grad(), 'bn/train/grad/%s' % key, rtol=1e-4, atol=1e-5)
+    torch._dynamo.reset()

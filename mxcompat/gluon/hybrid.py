@@ -106,7 +106,7 @@ class CachedGraph(object):
             self.uncompiled_calls -= 1
             return graph(tensors)
         try:
-            out = self._compiled_fn(graph)(*tensors)
+            out = _compiling_backward_now(self._compiled_fn(graph), tensors)
         except Exception as err:  # pylint: disable=broad-except
             # the uncompiled graph raises the operator's error (naming it) where the inputs
             # are at fault
@@ -157,6 +157,20 @@ class CachedGraph(object):
                 callback(oname, node.op.name, wrap(t.detach()))
         graph = self.graph if self._by_shapes is None else self._sized(tensors)
         return graph.run_monitored(tensors, on_inputs if monitor_all else None, on_outputs)
+
+
+def _compiling_backward_now(fn, tensors):
+    """``fn(*tensors)``, a call that compiles its backward graph with its forward graph where
+    it compiles: torch compiles the backward lazily, in the backward pass, where a failure
+    could not fall back to the uncompiled graph (a GluonTS DeepAR backward hit an inductor
+    assertion there)."""
+    from torch._functorch import config  # loaded by torch.compile already
+    lazy = config.force_non_lazy_backward_lowering
+    config.force_non_lazy_backward_lowering = True
+    try:
+        return fn(*tensors)
+    finally:
+        config.force_non_lazy_backward_lowering = lazy
 
 
 def _compile_failure(err):
