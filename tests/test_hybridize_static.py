@@ -149,10 +149,11 @@ def test_grad_req_add_and_null(static_trainer_nets):
 def test_no_cxx_compiler_falls_back(tmp_path, monkeypatch):
     import torch._inductor.config as inductor_config
     monkeypatch.setenv('TORCHINDUCTOR_CACHE_DIR', str(tmp_path))
-    monkeypatch.setattr(inductor_config.cpp, 'cxx', (str(tmp_path / 'no-such-c++'),))
     torch._dynamo.reset()
     net, inputs = _static('bn')
-    with warnings.catch_warnings(record=True) as caught:
+    # config.patch, not monkeypatch: the config module refuses monkeypatch's restoring
+    with inductor_config.patch({'cpp.cxx': (str(tmp_path / 'no-such-c++'),)}), \
+            warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         B._close(net(*B._inputs(inputs)), 'bn/predict/out0')
         xs, outs = B._train(net, 'bn', inputs)
@@ -168,6 +169,8 @@ def test_no_cxx_compiler_falls_back(tmp_path, monkeypatch):
 def test_backward_that_cannot_compile_falls_back(monkeypatch):
     # torch compiles a backward graph lazily, inside the backward pass; mxcompat has it
     # compiled with the forward, where a failure falls back to the uncompiled graph
+    import torch._functorch.config as functorch_config
+    import torch._inductor.config as inductor_config
     import torch._inductor.graph as inductor_graph
     lowering = inductor_graph.GraphLowering.__init__
 
@@ -178,7 +181,10 @@ def test_backward_that_cannot_compile_falls_back(monkeypatch):
     monkeypatch.setattr(inductor_graph.GraphLowering, '__init__', fail_backward)
     torch._dynamo.reset()
     net, inputs = _static('bn')
-    with warnings.catch_warnings(record=True) as caught:
+    # uncached: an earlier test's compiled backward would not be lowered again
+    with inductor_config.patch(fx_graph_cache=False), \
+            functorch_config.patch(enable_autograd_cache=False), \
+            warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         xs, outs = B._train(net, 'bn', inputs)
     msgs = [str(w.message) for w in caught if 'could not be compiled' in str(w.message)]

@@ -109,11 +109,10 @@ class CachedGraph(object):
             out = _compiling_backward_now(self._compiled_fn(graph), tensors)
         except Exception as err:  # pylint: disable=broad-except
             # the uncompiled graph raises the operator's error (naming it) where the inputs
-            # are at fault
+            # are at fault; where it computes the call, the compiled graph is (an inductor
+            # bug, a missing C++ compiler, code that fails at run time: an LSTM's)
             hook_compiled_updates(())  # drops what the failed call recorded
             out = graph(tensors)
-            if not _compile_failure(err):
-                raise
             warnings.warn('hybridize: the graph computing %s could not be compiled with '
                           'torch.compile (%s: %s); it runs uncompiled'
                           % (', '.join(self.symbol.list_outputs()), type(err).__name__,
@@ -172,10 +171,3 @@ def _compiling_backward_now(fn, tensors):
     finally:
         config.force_non_lazy_backward_lowering = lazy
 
-
-def _compile_failure(err):
-    """Whether ``err`` is torch.compile's failure to compile (a backend's error, a missing C++
-    compiler, dynamo's own errors) rather than an error of the computation."""
-    from torch._dynamo.exc import TorchDynamoException
-    return isinstance(err, TorchDynamoException) or type(err).__module__.startswith(
-        ('torch._dynamo', 'torch._inductor'))
