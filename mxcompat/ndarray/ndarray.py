@@ -900,9 +900,16 @@ def _inplace(self, other, fn):
         other = _scalar(t, other)
     elif not isinstance(other, torch.Tensor):
         raise TypeError('type %s not supported' % str(type(other)))
+    return _write_inplace(self, other, fn)
+
+
+def _write_inplace(self, other, fn):
+    """``fn(self._t, other)`` (torch's in-place operator; ``other`` a tensor or a number),
+    outside record(), as MXNet writes an array in place."""
+    t = self._t
     try:
         if t.requires_grad and (t.is_leaf or t._base is not None and t._base.is_leaf):
-            # outside record() (checked above) MXNet writes in place without a graph: a
+            # outside record() (the caller checked) MXNet writes in place without a graph: a
             # Parameter's data, or a view of it such as ``w[0:1]``, is updated as plain data
             # (through a detached alias: not recorded, as under no_grad, without its cost)
             fn(t.detach(), other)
