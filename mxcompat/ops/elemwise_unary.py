@@ -109,21 +109,24 @@ def _relu(x):
         # backward reads its output as it is then (an executor's output changed in place, as in
         # MXNet), and the product's carries the NaN; a Python autograd.Function would cost more
         # than the kernels. (Where x <= 0 an infinite g gives 0, not MXNet's g * 0 = NaN.)
-        # On the host, where reading a value costs no device wait, x without a NaN (its sum is
-        # a number) takes torch's relu alone: the same gradient, a kernel and a node less.
+        # On the host, where reading a value costs no device wait, x without a NaN (its maximum
+        # is a number) takes torch's relu alone: the same gradient, a kernel and a node less.
         if not x.is_cpu or _has_nan(x):
             return torch.relu(x * x.detach().clamp(1, 1))
     return torch.relu(x)
 
 
 def _has_nan(x):
-    """Whether host tensor ``x`` may hold a NaN: its sum is NaN (also for +inf and -inf, which
-    then take the general way), or it is being compiled or exported (where a value read
-    would be a graph break, or be taken for every later input)."""
+    """Whether host tensor ``x`` may hold a NaN: its maximum is NaN (torch's max propagates
+    NaN, and reduces faster than a sum), or it is being compiled or exported (where a value
+    read would be a graph break, or be taken for every later input)."""
     if torch.compiler.is_compiling():
         return True
-    s = x.detach().sum().item()
-    return s != s
+    try:
+        m = x.detach().max().item()
+    except RuntimeError:  # (an empty tensor has no maximum, and no NaN)
+        return False
+    return m != m
 
 
 class _Arcsinh(torch.autograd.Function):
