@@ -14,6 +14,8 @@ from ..base import MXNetError, dtype_torch, torch_to_np_type
 from .int_cast import cast_recorded, int_scalar, to_int
 from .registry import register, REQUIRED, Int, Float, Bool, DType, Enum
 
+_set_grad_enabled = torch._C._set_grad_enabled  # (no context-manager object)
+
 _AMP_FLOATS = frozenset([torch.float32, torch.float16, torch.bfloat16])
 
 
@@ -122,10 +124,13 @@ def _has_nan(x):
     read would be a graph break, or be taken for every later input)."""
     if torch.compiler.is_compiling():
         return True
+    _set_grad_enabled(False)  # (relu calls it in grad mode: the maximum alone, no node)
     try:
-        m = x.detach().max().item()
+        m = x.max().item()
     except RuntimeError:  # (an empty tensor has no maximum, and no NaN)
         return False
+    finally:
+        _set_grad_enabled(True)
     return m != m
 
 
