@@ -46,7 +46,8 @@ def _unary(name, fn, doc, int_native=False):
     # int_native: the torch function itself, no Python frame between mx.nd and torch
     for opname in (name, '_npx_' + name) if name in _NPX_OWN else (name,):
         register(opname, infer_shape='same', doc=doc, monitor_prefix='input',
-                 aliases=aliases if opname == name else ())(fn if int_native else op)
+                 aliases=aliases if opname == name else (),
+                 kernel=None if int_native else fn)(fn if int_native else op)
 
 
 def _round(x):
