@@ -730,7 +730,7 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
             _set_multithreading(cut.multithreading)
     if cut is not None:
         cut.finish()
-    fail_gradients(ts, gs)
+    fail_gradients(ts, gs if head_grads is not None else ())  # (ones made here carry none)
     if not retain_graph:  # MXNet frees the whole graph; torch only the saved tensors
         for t in ts:
             if not t.is_leaf:

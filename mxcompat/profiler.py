@@ -222,7 +222,8 @@ def _name_operators(on):
     for op in {id(op): op for op in registry.all_ops().values()}.values():
         _OP_NAMES.add(op.name)
         for namespace in op.callers:
-            _install(namespace, '_fn', _named(namespace['_fn'], op.name))
+            for key in ('_fn', '_k') if '_k' in namespace else ('_fn',):  # (the kernel too)
+                _install(namespace, key, _named(namespace[key], op.name))
     for method, (array_name, scalar_name) in _NDARRAY_METHODS.items():
         _OP_NAMES.update((array_name, scalar_name))
         _install(nd_module.NDArray, method, _named_method(

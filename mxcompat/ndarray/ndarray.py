@@ -24,6 +24,9 @@ from ..deferred_errors import carry, rethrow, waitall as _raise_pending
 from ..autograd_history import ACTIVE as _ACTIVE, note as _note, recording as _recording, \
     unknown_graph as _unknown_graph
 
+# torch's grad mode, read and set without a context-manager object
+_grad_enabled, _set_grad_enabled = torch.is_grad_enabled, torch._C._set_grad_enabled
+
 __all__ = ['NDArray', 'wrap', 'array', 'empty', 'zeros', 'ones', 'full', 'from_numpy',
            'from_torch', 'from_dlpack', 'to_dlpack_for_read', 'to_dlpack_for_write', 'waitall',
            'concatenate', 'moveaxis', 'onehot_encode', 'histogram', 'py_slice']
@@ -900,12 +903,25 @@ def _inplace(self, other, fn):
         other = _scalar(t, other)
     elif not isinstance(other, torch.Tensor):
         raise TypeError('type %s not supported' % str(type(other)))
+    return _write_inplace(self, other, fn)
+
+
+def _write_inplace(self, other, fn):
+    """``fn(self._t, other)`` (torch's in-place operator; ``other`` a tensor or a number),
+    outside record(), as MXNet writes an array in place."""
+    t = self._t
     try:
         if t.requires_grad and (t.is_leaf or t._base is not None and t._base.is_leaf):
-            # outside record() (checked above) MXNet writes in place without a graph: a
+            # outside record() (the caller checked) MXNet writes in place without a graph: a
             # Parameter's data, or a view of it such as ``w[0:1]``, is updated as plain data
-            # (through a detached alias: not recorded, as under no_grad, without its cost)
-            fn(t.detach(), other)
+            # (grad mode off for the call: not recorded, as under no_grad, without the cost of
+            # its context manager or of a detached alias)
+            prev = _grad_enabled()
+            _set_grad_enabled(False)
+            try:
+                fn(t, other)
+            finally:
+                _set_grad_enabled(prev)
         else:
             fn(t, other)
             if isinstance(other, torch.Tensor) and other.requires_grad:

@@ -275,6 +275,11 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('        else:')
         body.append('            _r = _fn(_a0, _a1)')
         tensors = '(_a0, _a1)'
+    elif op.kernel is not None and len(call_args) == 1:
+        # floating-point input: the kernel itself (see register's ``kernel``)
+        g['_k'] = op.kernel
+        body.append('        _r = _k(_a0) if _a0.is_floating_point() else _fn(_a0)')
+        tensors = '(_a0,)'
     else:
         body.append('        _r = _fn(%s)' % ', '.join(call_args))
         tensors = '(%s,)' % ', '.join('_a%d' % i for i in range(len(op.inputs))) \

@@ -15,7 +15,7 @@ from ..context import Context, current_context, mixed_context_error
 from .. import autograd as _autograd
 from ..autograd_history import ACTIVE as _ACTIVE, note as _note
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
-    _flip_negative_steps, _device_and_ctx, _on_ctx, _plain_key, _inplace as _nd_inplace
+    _flip_negative_steps, _device_and_ctx, _on_ctx, _plain_key, _write_inplace
 from ..ndarray.register import make_function, UFunc
 from ..ops import registry
 from ..util import set_module, _check_ufunc_kwargs
@@ -181,7 +181,12 @@ class ndarray(NDArray):
     def grad(self):
         """The gradient buffer attached to this array (None if none is attached)."""
         g = self._t.grad
-        return None if g is None else self._like(g)
+        if g is None:
+            return None
+        out = _new(ndarray)  # (self._like inline: one frame less)
+        out._t = g
+        out._ctx = self._ctx
+        return out
 
     def __repr__(self):
         text = repr(self.asnumpy())
@@ -247,27 +252,32 @@ class ndarray(NDArray):
         return self
 
     def _same_kind(self, other):
-        """Whether ``self op= other`` is torch's in-place operator: an operand of this array's
-        shape and dtype, outside record() (NumPy's result and MXNet's, without the temporary
-        result and its assignment that the general case costs)."""
+        """``other``'s tensor where ``self op= other`` is torch's in-place operator (an array of
+        this array's shape and dtype, outside record(): NumPy's result and MXNet's, without the
+        temporary result and its assignment that the general case costs), else None."""
         if type(other) is not ndarray:
-            return False
+            return None
         t, o = self._t, other._t
-        return o.dtype is t.dtype and o.shape == t.shape and not _autograd._state.recording
+        if o.dtype is t.dtype and o.shape == t.shape and not _autograd._state.recording:
+            return o
+        return None
 
     def __iadd__(self, other):
-        if self._same_kind(other):
-            return _nd_inplace(self, other, torch.Tensor.add_)
+        o = self._same_kind(other)
+        if o is not None:
+            return _write_inplace(self, o, torch.Tensor.add_)
         return self._inplace(self + other)
 
     def __isub__(self, other):
-        if self._same_kind(other):
-            return _nd_inplace(self, other, torch.Tensor.sub_)
+        o = self._same_kind(other)
+        if o is not None:
+            return _write_inplace(self, o, torch.Tensor.sub_)
         return self._inplace(self - other)
 
     def __imul__(self, other):
-        if self._same_kind(other):
-            return _nd_inplace(self, other, torch.Tensor.mul_)
+        o = self._same_kind(other)
+        if o is not None:
+            return _write_inplace(self, o, torch.Tensor.mul_)
         return self._inplace(self * other)
 
     def __itruediv__(self, other):

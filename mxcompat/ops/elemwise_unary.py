@@ -14,6 +14,8 @@ from ..base import MXNetError, dtype_torch, torch_to_np_type
 from .int_cast import cast_recorded, int_scalar, to_int
 from .registry import register, REQUIRED, Int, Float, Bool, DType, Enum
 
+_set_grad_enabled = torch._C._set_grad_enabled  # (no context-manager object)
+
 _AMP_FLOATS = frozenset([torch.float32, torch.float16, torch.bfloat16])
 
 
@@ -44,7 +46,8 @@ def _unary(name, fn, doc, int_native=False):
     # int_native: the torch function itself, no Python frame between mx.nd and torch
     for opname in (name, '_npx_' + name) if name in _NPX_OWN else (name,):
         register(opname, infer_shape='same', doc=doc, monitor_prefix='input',
-                 aliases=aliases if opname == name else ())(fn if int_native else op)
+                 aliases=aliases if opname == name else (),
+                 kernel=None if int_native else fn)(fn if int_native else op)
 
 
 def _round(x):
@@ -109,21 +112,27 @@ def _relu(x):
         # backward reads its output as it is then (an executor's output changed in place, as in
         # MXNet), and the product's carries the NaN; a Python autograd.Function would cost more
         # than the kernels. (Where x <= 0 an infinite g gives 0, not MXNet's g * 0 = NaN.)
-        # On the host, where reading a value costs no device wait, x without a NaN (its sum is
-        # a number) takes torch's relu alone: the same gradient, a kernel and a node less.
+        # On the host, where reading a value costs no device wait, x without a NaN (its maximum
+        # is a number) takes torch's relu alone: the same gradient, a kernel and a node less.
         if not x.is_cpu or _has_nan(x):
             return torch.relu(x * x.detach().clamp(1, 1))
     return torch.relu(x)
 
 
 def _has_nan(x):
-    """Whether host tensor ``x`` may hold a NaN: its sum is NaN (also for +inf and -inf, which
-    then take the general way), or it is being compiled or exported (where a value read
-    would be a graph break, or be taken for every later input)."""
+    """Whether host tensor ``x`` may hold a NaN: its maximum is NaN (torch's max propagates
+    NaN, and reduces faster than a sum), or it is being compiled or exported (where a value
+    read would be a graph break, or be taken for every later input)."""
     if torch.compiler.is_compiling():
         return True
-    s = x.detach().sum().item()
-    return s != s
+    _set_grad_enabled(False)  # (relu calls it in grad mode: the maximum alone, no node)
+    try:
+        m = x.max().item()
+    except RuntimeError:  # (an empty tensor has no maximum, and no NaN)
+        return False
+    finally:
+        _set_grad_enabled(True)
+    return m != m
 
 
 class _Arcsinh(torch.autograd.Function):

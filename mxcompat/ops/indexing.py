@@ -252,20 +252,20 @@ def pick(data, index, *, axis, keepdims, mode):
     if axis is None:
         raise MXNetError('pick: axis=None is not supported by pick yet. Must specify an axis.')
     shape = data.shape
-    ax = _axis(axis, len(shape), 'pick')
+    ndim = len(shape)
+    ax = axis + ndim if axis < 0 else axis
+    if not 0 <= ax < ndim:
+        _axis(axis, ndim, 'pick')  # (its error)
     ishape = index.shape
-    reduced = len(ishape) < len(shape)  # (index without the axis: its common shape)
-    if reduced:
-        ok = ishape[:ax] == shape[:ax] and ishape[ax:] == shape[ax + 1:]
-    else:
-        ok = ishape[ax] == 1 and ishape[:ax] == shape[:ax] and ishape[ax + 1:] == shape[ax + 1:]
-    if not ok:
-        reduced = tuple(shape[:ax] + shape[ax + 1:])
+    others = shape[:ax] + shape[ax + 1:]
+    # index of data's shape less the axis, or with 1 there
+    reduced = ishape == others
+    if not reduced and ishape != shape[:ax] + (1,) + shape[ax + 1:]:
         raise MXNetError('pick: index has shape %s; expected %s or %s for data of shape %s and '
-                         'axis=%d' % (tuple(ishape), reduced[:ax] + (1,) + reduced[ax:], reduced,
-                                      tuple(shape), axis))
+                         'axis=%d' % (tuple(ishape), tuple(shape[:ax] + (1,) + shape[ax + 1:]),
+                                      tuple(others), tuple(shape), axis))
     n = shape[ax]
-    idx = _as_index(index)
+    idx = index if index.dtype is _INT64 else index.to(_INT64)  # (_as_index, inline)
     if mode == 'wrap':
         idx = torch.remainder(idx, n)
     elif not data.is_cpu or torch.compiler.is_compiling():

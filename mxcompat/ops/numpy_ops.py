@@ -230,7 +230,7 @@ _UNARY_SAME = {
     'isposinf': torch.isposinf, 'isneginf': torch.isneginf,
 }
 for _name, _fn in _UNARY_FLOAT.items():
-    register('_npi_' + _name, inputs=('x',), infer_shape='same',
+    register('_npi_' + _name, inputs=('x',), infer_shape='same', kernel=_fn,
              doc='NumPy-compatible element-wise %s (of the integer type for integer input).'
              % _name)(_float_in(_fn))
 for _name, _fn in _UNARY_SAME.items():

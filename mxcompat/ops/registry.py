@@ -365,7 +365,9 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
         one dtype before calling a torch function: that function. The generated ``mx.nd``
         function calls it directly for inputs of one dtype (no frame of ``fn``), and ``fn``
         where the dtypes differ or the kernel raises RuntimeError (``fn`` raises MXNet's
-        error then).
+        error then). For an operator of one input without parameters, whose ``fn`` calls a
+        torch function on floating-point input (and computes other input another way): that
+        function, which the generated function calls directly for floating-point input.
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
