@@ -259,9 +259,20 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         call_args.append('out_tensor=out._t if type(out) is _NDArray else None')
     body.append('    try:')
     if op.variadic:
+        if op.kernel is not None:
+            # two inputs of one dtype: the kernel itself (see register's ``kernel``)
+            g['_k'] = op.kernel
+            count = op.key_var_num_args or 'num_args'
+            body.append('        if _n == 2 and _a0.dtype is _a1.dtype:')
+            body.append('            try:')
+            body.append('                _r = _k((_a0, _a1), %s)' % ', '.join(
+                p for pname, p in call_params if pname != count))
+            body.append('            except (RuntimeError, IndexError, ValueError, TypeError):')
+            body.append('                _r = _fn(%s)' % ', '.join(['_a0, _a1'] + call_args))
         for n, args in ((2, '_a0, _a1'), (1, '_a0'), (0, '')):
             body.append('        %s _n == %d: _r = _fn(%s)' % (
-                'if' if n == 2 else 'elif', n, ', '.join(([args] if args else []) + call_args)))
+                'elif' if n < 2 or op.kernel is not None else 'if', n,
+                ', '.join(([args] if args else []) + call_args)))
         body.append('        else: _r = _fn(%s)' % ', '.join(['*_ts'] + call_args))
         tensors = '((_a0, _a1) if _n == 2 else (_a0,) if _n == 1 else () if _n == 0 else _ts)'
     elif op.kernel is not None and len(call_args) == 2:

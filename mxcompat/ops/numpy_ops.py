@@ -597,7 +597,8 @@ def np_squeeze(a, axis, result=_fresh):
 
 
 @register('_npi_concatenate', inputs=('*data',), key_var_num_args='num_args',
-          params={'num_args': (Int, REQUIRED), 'axis': (Opt(Int), 0)}, monitor_prefix='arg')
+          params={'num_args': (Int, REQUIRED), 'axis': (Opt(Int), 0)}, monitor_prefix='arg',
+          kernel=torch.cat)
 def np_concatenate(*data, num_args, axis):
     """Join a sequence of arrays along an existing axis (flattened for ``axis=None``)."""
     if axis is None:
@@ -607,7 +608,8 @@ def np_concatenate(*data, num_args, axis):
 
 # (the legacy operator's function: the same checks and messages)
 register('_npi_stack', inputs=('*data',), key_var_num_args='num_args',
-         params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)}, monitor_prefix='arg')(stack)
+         params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)}, monitor_prefix='arg',
+         kernel=torch.stack)(stack)
 
 
 @register('_npi_flip', params={'axis': (Opt(Shape), REQUIRED)})

@@ -157,7 +157,22 @@ class OpDef:
         for namespace in self.callers:
             namespace['_fn'] = fn if imperative_fn is None else imperative_fn
             if '_k' in namespace:  # (the kernel too: the new implementation decides)
-                namespace['_k'] = namespace['_fn']
+                namespace['_k'] = self._as_kernel(namespace['_fn'])
+
+    def _as_kernel(self, fn):
+        """``fn`` called as the operator's kernel is (see register's ``kernel``): a variadic
+        operator's kernel takes the tensors as one sequence and the parameters other than
+        their count positionally."""
+        if not self.variadic:
+            return fn
+        count = self.key_var_num_args or 'num_args'
+        names = [p for p in self.params if p != count]
+
+        def kernel(tensors, *params):
+            kwargs = dict(zip(names, params))
+            kwargs[count] = len(tensors)
+            return fn(*tensors, **kwargs)
+        return kernel
 
     def convert_params(self, kwargs):
         """Convert raw parameter values (Python values or attribute strings) to their kinds,
@@ -368,6 +383,11 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
         error then). For an operator of one input without parameters, whose ``fn`` calls a
         torch function on floating-point input (and computes other input another way): that
         function, which the generated function calls directly for floating-point input.
+        For a variadic operator that joins its inputs (``fn`` checks them and calls a torch
+        function): that function, ``kernel(tensors, *params)`` with the parameters other than
+        the count of inputs in the table's order (``torch.cat(tensors, axis)``); the generated
+        function calls it for two inputs of one dtype, and ``fn`` where the kernel raises
+        (``fn`` computes what the kernel cannot, or raises MXNet's error).
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,

@@ -395,7 +395,7 @@ _STACK_RULE = 'arrays stacked along a new axis %d must all have the same shape'
 
 @register('Concat', monitor_prefix='arg', named_outputs=True,
           inputs=('*data',), aliases=('concat',), key_var_num_args='num_args',
-          params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=1)
+          params={'num_args': (Int, REQUIRED), 'dim': (Int, 1)}, concat_fill=1, kernel=torch.cat)
 def concat(*data, num_args, dim):
     """Joins input arrays along a given axis."""
     return _join('Concat', _CONCAT_RULE, torch.cat, data, dim, 0, 'dim')
@@ -410,7 +410,7 @@ def rnn_param_concat(*data, num_args, dim):
 
 
 @register('stack', monitor_prefix='arg', inputs=('*data',), key_var_num_args='num_args',
-          params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)})
+          params={'axis': (Int, 0), 'num_args': (Int, REQUIRED)}, kernel=torch.stack)
 def stack(*data, axis, num_args):
     """Join a sequence of arrays along a new axis."""
     return _join('stack', _STACK_RULE, torch.stack, data, axis, 1)
