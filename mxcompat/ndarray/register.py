@@ -177,8 +177,20 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
                 ufunc.scalar.callers.append(g['_scalar'])
                 body.append('    _tp = type(%s)' % names[1])
                 body.append('    if (_tp is float or _tp is int) and type(%s) is _cls:' % first)
-                body.append("        _r = _scalar['_fn'](%s._t, %s if _tp is float else "
-                            'float(%s), _tp is int)' % (first, names[1], names[1]))
+                scalar_call = ("_scalar['_fn'](%s._t, %s if _tp is float else float(%s), "
+                               '_tp is int)' % (first, names[1], names[1]))
+                if ufunc.scalar.kernel is None:
+                    body.append('        _r = ' + scalar_call)
+                else:  # a floating-point array: the kernel itself (see register's ``kernel``)
+                    g['_scalar']['_k'] = ufunc.scalar.kernel
+                    body.append('        _r = %s._t' % first)
+                    body.append('        if _r.is_floating_point():')
+                    body.append('            try:')
+                    body.append("                _r = _scalar['_k'](_r, %s)" % names[1])
+                    body.append('            except (RuntimeError, OverflowError):')
+                    body.append('                _r = ' + scalar_call)
+                    body.append('        else:')
+                    body.append('            _r = ' + scalar_call)
                 body.append('        if out is not None: return _write_out(out, _r)')
                 body.append('        _o = _new(_NDArray)')
                 body.append('        _o._t = _r')

@@ -169,6 +169,7 @@ def _make_binary(name, fn):
     doc = 'NumPy-compatible %s of two arrays, broadcast, with NumPy type promotion.' % name
     register('_npi_' + name, inputs=inputs, doc=doc)(fn)  # the torch function itself: no frame
     register('_npi_%s_scalar' % name, inputs=('data',), params=_SCALAR_PARAMS,
+             kernel=fn if name in _NUMBER_OPERAND else _CLAMP.get(name),
              doc=doc.replace('two arrays, broadcast', 'an array and a scalar'))(scalar_op)
     if name not in _NO_REVERSE:
         register('_npi_r%s_scalar' % name, inputs=('data',), params=_SCALAR_PARAMS,

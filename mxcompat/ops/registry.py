@@ -162,7 +162,10 @@ class OpDef:
     def _as_kernel(self, fn):
         """``fn`` called as the operator's kernel is (see register's ``kernel``): a variadic
         operator's kernel takes the tensors as one sequence and the parameters other than
-        their count positionally."""
+        their count positionally; that of an array and a Python number (parameters ``scalar``
+        and ``is_int``), the array and the number as given."""
+        if 'is_int' in self.params:
+            return lambda data, number: fn(data, float(number), type(number) is int)
         if not self.variadic:
             return fn
         count = self.key_var_num_args or 'num_args'
@@ -387,7 +390,12 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
         function): that function, ``kernel(tensors, *params)`` with the parameters other than
         the count of inputs in the table's order (``torch.cat(tensors, axis)``); the generated
         function calls it for two inputs of one dtype, and ``fn`` where the kernel raises
-        (``fn`` computes what the kernel cannot, or raises MXNet's error).
+        (``fn`` computes what the kernel cannot, or raises MXNet's error). For an operator of
+        an array and a Python number (parameters ``scalar`` and ``is_int``, ``_npi_add_scalar``)
+        whose ``fn`` calls a torch function with the number on floating-point input: that
+        function, ``kernel(tensor, number)``, the number an int or a float as the caller gave
+        it; mx.np's ufuncs call it for a floating-point array, and ``fn`` where it raises
+        RuntimeError or OverflowError (a number beyond the array type's range).
     """
     def deco(fn):
         op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
