@@ -677,7 +677,8 @@ def np_copy(a):
 
 
 # ------------------------------------------------------------------------ products
-@register('_np_dot', inputs=('a', 'b'))
+# (kernel: torch.mm computes the product of two matrices, and raises for other inputs)
+@register('_np_dot', inputs=('a', 'b'), kernel=torch.mm)
 def np_dot(a, b):
     """Dot product of two arrays, as ``numpy.dot``."""
     da, db = a.dim(), b.dim()
