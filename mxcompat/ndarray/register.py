@@ -19,6 +19,10 @@ from .ndarray import NDArray, _assign
 __all__ = ['make_function', 'namespace_of', 'UFunc']
 
 _CREATION_PARAMS = ('ctx',)
+# the floating-point types: the generated functions test ``t.dtype in _FLOATING``, which costs
+# less than ``t.is_floating_point()``
+_FLOATING = frozenset(d for d in vars(torch).values()
+                      if isinstance(d, torch.dtype) and d.is_floating_point)
 
 
 def _bad_input(opname, argname, value):
@@ -125,7 +129,8 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
          '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
          '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
          '_NDArray': array_cls, '_new': NDArray.__new__, '_cls': array_cls,
-         '_DTYPE_NAMES': DTYPE_NAMES, '_ACTIVE': ACTIVE, '_note': note}
+         '_DTYPE_NAMES': DTYPE_NAMES, '_ACTIVE': ACTIVE, '_note': note,
+         '_FLOATING': _FLOATING}
     sig, body = [], []
     call_args = []
     call_params = []  # (parameter name, local holding its value)
@@ -184,7 +189,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
                 else:  # a floating-point array: the kernel itself (see register's ``kernel``)
                     g['_scalar']['_k'] = ufunc.scalar.kernel
                     body.append('        _r = %s._t' % first)
-                    body.append('        if _r.is_floating_point():')
+                    body.append('        if _r.dtype in _FLOATING:')
                     body.append('            try:')
                     body.append("                _r = _scalar['_k'](_r, %s)" % names[1])
                     body.append('            except (RuntimeError, OverflowError):')
@@ -301,7 +306,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     elif op.kernel is not None and len(call_args) == 1:
         # floating-point input: the kernel itself (see register's ``kernel``)
         g['_k'] = op.kernel
-        body.append('        _r = _k(_a0) if _a0.is_floating_point() else _fn(_a0)')
+        body.append('        _r = _k(_a0) if _a0.dtype in _FLOATING else _fn(_a0)')
         tensors = '(_a0,)'
     else:
         body.append('        _r = _fn(%s)' % ', '.join(call_args))
