@@ -304,9 +304,11 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('            _r = _fn(_a0, _a1)')
         tensors = '(_a0, _a1)'
     elif op.kernel is not None and len(call_args) == 1:
-        # floating-point input: the kernel itself (see register's ``kernel``)
+        # floating-point input, or input that needs no gradient: the kernel itself (see
+        # register's ``kernel``)
         g['_k'] = op.kernel
-        body.append('        _r = _k(_a0) if _a0.dtype in _FLOATING else _fn(_a0)')
+        body.append('        _r = _k(_a0) if %s else _fn(_a0)' % (
+            '_a0.dtype in _FLOATING' if op.kernel_if == 'float' else 'not _a0.requires_grad'))
         tensors = '(_a0,)'
     else:
         body.append('        _r = _fn(%s)' % ', '.join(call_args))

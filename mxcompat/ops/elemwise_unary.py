@@ -30,6 +30,9 @@ _NPX_ALIASES = {'erf': ('_npx_erf',), 'erfinv': ('_npx_erfinv',), 'gamma': ('_np
 # npx.relu and npx.sigmoid are operators of their own in MXNet (_npx_relu in symbol JSON),
 # computed as the legacy ones are
 _NPX_OWN = frozenset(['relu', 'sigmoid'])
+# the operators computed by a torch function for input that needs no gradient (relu's own
+# gradient differs at NaN): {name: that function}
+_CONSTANT_KERNELS = {'relu': torch.relu}
 
 
 def _unary(name, fn, doc, int_native=False):
@@ -44,10 +47,12 @@ def _unary(name, fn, doc, int_native=False):
         op.__name__ = name
         op.__doc__ = doc
     # int_native: the torch function itself, no Python frame between mx.nd and torch
+    constant = _CONSTANT_KERNELS.get(name)
     for opname in (name, '_npx_' + name) if name in _NPX_OWN else (name,):
         register(opname, infer_shape='same', doc=doc, monitor_prefix='input',
                  aliases=aliases if opname == name else (),
-                 kernel=None if int_native else fn)(fn if int_native else op)
+                 kernel=constant or (None if int_native else fn),
+                 kernel_if='no_grad' if constant else 'float')(fn if int_native else op)
 
 
 def _round(x):

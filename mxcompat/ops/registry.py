@@ -102,14 +102,14 @@ class OpDef:
                  'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
                  'writes_out', 'callers', 'input_dtypes', 'float32_params', 'dtype_output',
                  'keeps_size', 'concat_fill', 'merges', 'named_outputs', 'monitor_prefix',
-                 'infer_type', 'same_type', 'view', 'kernel')
+                 'infer_type', 'same_type', 'view', 'kernel', 'kernel_if')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
                  mutate, input_init=None, writes_out=False, input_dtypes=None,
                  float32_params=False, dtype_output=False, keeps_size=False, concat_fill=0,
                  merges=True, named_outputs=False, monitor_prefix=None, infer_type=None,
-                 same_type=False, inplace_identity=None, kernel=None):
+                 same_type=False, inplace_identity=None, kernel=None, kernel_if='float'):
         self.name = name
         self.fn = fn
         self.inputs = tuple(inputs)
@@ -145,6 +145,7 @@ class OpDef:
         # input's memory there (see register's inplace_identity)
         self.view = None if inplace_identity is None else _with_result(fn, inplace_identity)
         self.kernel = kernel
+        self.kernel_if = kernel_if
 
     def rebind(self, fn, imperative_fn=None):
         """Make ``fn`` the operator's implementation (``mx.contrib.amp.init`` does, to run it
@@ -300,7 +301,7 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
              doc=None, writes_out=False, input_dtypes=None, float32_params=False,
              dtype_output=False, keeps_size=False, concat_fill=0, merges=True,
              named_outputs=False, monitor_prefix=None, same_type=False, inplace_identity=None,
-             kernel=None):
+             kernel=None, kernel_if='float'):
     """Register a torch implementation as MXNet operator ``name``.
 
     Parameters
@@ -385,7 +386,9 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
         where the dtypes differ or the kernel raises RuntimeError (``fn`` raises MXNet's
         error then). For an operator of one input without parameters, whose ``fn`` calls a
         torch function on floating-point input (and computes other input another way): that
-        function, which the generated function calls directly for floating-point input.
+        function, which the generated function calls directly for floating-point input
+        (``kernel_if='float'``), or for input that needs no gradient (``kernel_if='no_grad'``:
+        ``fn`` differs from the torch function only in its gradient, relu's at NaN).
         For a variadic operator that joins its inputs (``fn`` checks them and calls a torch
         function): that function, ``kernel(tensors, *params)`` with the parameters other than
         the count of inputs in the table's order (``torch.cat(tensors, axis)``); the generated
@@ -404,7 +407,7 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
                    input_rule, infer_shape, differentiable, mutate, input_init, writes_out,
                    input_dtypes, float32_params, dtype_output, keeps_size, concat_fill,
                    merges, named_outputs, monitor_prefix, same_type=same_type,
-                   inplace_identity=inplace_identity, kernel=kernel)
+                   inplace_identity=inplace_identity, kernel=kernel, kernel_if=kernel_if)
         for n in (name,) + tuple(aliases):
             if n in _OPS:
                 raise RuntimeError('operator %s registered twice' % n)
