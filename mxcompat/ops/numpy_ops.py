@@ -141,7 +141,10 @@ def _make_binary(name, fn):
     if name in _NUMBER_OPERAND:
         def scalar_op(data, scalar, is_int):
             if data.is_floating_point():  # (_scalar_operands' first case, inline)
-                return fn(data, int(scalar) if is_int else scalar)
+                try:
+                    return fn(data, int(scalar) if is_int else scalar)
+                except OverflowError:  # an int beyond int64: the float, as MXNet computes it
+                    return fn(data, scalar)
             return fn(*_scalar_operands(data, scalar, is_int, rule))
     else:
         clamp = _CLAMP.get(name)
@@ -159,7 +162,10 @@ def _make_binary(name, fn):
     if rfn is not None:
         def rscalar_op(data, scalar, is_int):
             if data.is_floating_point():  # (_scalar_operands' first case, inline)
-                return rfn(data, int(scalar) if is_int else scalar)
+                try:
+                    return rfn(data, int(scalar) if is_int else scalar)
+                except OverflowError:  # (as scalar_op)
+                    return rfn(data, scalar)
             return rfn(*_scalar_operands(data, scalar, is_int, rule))
     else:
         def rscalar_op(data, scalar, is_int):
