@@ -275,7 +275,11 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     if op.writes_out:
         call_args.append('out_tensor=out._t if type(out) is _NDArray else None')
     body.append('    try:')
+    # a kernel gives a tensor: the test for the entry's 1-tuple is made after the entry's calls
+    unwrap = op.kernel is not None and op.num_outputs == 1 and op.num_visible_outputs in (None, 1)
+    tuple_test = 'if type(_r) is tuple: _r = _r[0]'
     if op.variadic:
+        indent = '        '
         if op.kernel is not None:
             # two inputs of one dtype: the kernel itself (see register's ``kernel``)
             g['_k'] = op.kernel
@@ -286,11 +290,17 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
                 p for pname, p in call_params if pname != count))
             body.append('            except (RuntimeError, IndexError, ValueError, TypeError):')
             body.append('                _r = _fn(%s)' % ', '.join(['_a0, _a1'] + call_args))
+            if unwrap:
+                body.append('                ' + tuple_test)
+            body.append('        else:')
+            indent = '            '
         for n, args in ((2, '_a0, _a1'), (1, '_a0'), (0, '')):
-            body.append('        %s _n == %d: _r = _fn(%s)' % (
-                'elif' if n < 2 or op.kernel is not None else 'if', n,
+            body.append('%s%s _n == %d: _r = _fn(%s)' % (
+                indent, 'if' if n == 2 else 'elif', n,
                 ', '.join(([args] if args else []) + call_args)))
-        body.append('        else: _r = _fn(%s)' % ', '.join(['*_ts'] + call_args))
+        body.append('%selse: _r = _fn(%s)' % (indent, ', '.join(['*_ts'] + call_args)))
+        if unwrap:
+            body.append(indent + tuple_test)
         tensors = '((_a0, _a1) if _n == 2 else (_a0,) if _n == 1 else () if _n == 0 else _ts)'
     elif op.kernel is not None and len(call_args) == 2:
         # inputs of one dtype: the kernel itself (see register's ``kernel``)
@@ -300,15 +310,24 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('                _r = _k(_a0, _a1)')
         body.append('            except RuntimeError:')
         body.append('                _r = _fn(_a0, _a1)')
+        if unwrap:
+            body.append('                ' + tuple_test)
         body.append('        else:')
         body.append('            _r = _fn(_a0, _a1)')
+        if unwrap:
+            body.append('            ' + tuple_test)
         tensors = '(_a0, _a1)'
     elif op.kernel is not None and len(call_args) == 1:
         # floating-point input, or input that needs no gradient: the kernel itself (see
         # register's ``kernel``)
         g['_k'] = op.kernel
-        body.append('        _r = _k(_a0) if %s else _fn(_a0)' % (
+        body.append('        if %s:' % (
             '_a0.dtype in _FLOATING' if op.kernel_if == 'float' else 'not _a0.requires_grad'))
+        body.append('            _r = _k(_a0)')
+        body.append('        else:')
+        body.append('            _r = _fn(_a0)')
+        if unwrap:
+            body.append('            ' + tuple_test)
         tensors = '(_a0,)'
     else:
         body.append('        _r = _fn(%s)' % ', '.join(call_args))
@@ -337,7 +356,8 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     note_call = '_note(%%s, _op, (%s), %s)' % (passed, recorded)
     if nout == 1 and nvis in (None, 1):
         # the NDArray is built inline: one frame less on every call
-        body.append('    if type(_r) is tuple: _r = _r[0]')
+        if not unwrap:
+            body.append('    ' + tuple_test)
         body.append('    _o = _new(_NDArray)')
         body.append('    _o._t = _r')
         body.append('    _o._ctx = %s' % cx)
