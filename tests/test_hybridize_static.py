@@ -194,3 +194,21 @@ def test_backward_that_cannot_compile_falls_back(monkeypatch):
         if p.grad_req != 'null':
             B._close(p.grad(), 'bn/train/grad/%s' % key, rtol=1e-4, atol=1e-5)
     torch._dynamo.reset()
+
+
+def test_compiled_call_failing_at_run_time_falls_back(monkeypatch):
+    # inductor's compiled LSTM (mkldnn_rnn_layer) raised a TypeError when it ran (GluonTS's
+    # DeepFactor): any failure of a call the uncompiled graph computes falls back
+    def failing(self, graph):
+        def run(*tensors):
+            raise TypeError('expected Tensor() for op: torch.ops.aten.mkldnn_rnn_layer.default')
+        return run
+    from mxcompat.gluon.hybrid import CachedGraph
+    monkeypatch.setattr(CachedGraph, '_compiled_fn', failing)
+    net, inputs = _static('bn')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        B._close(net(*B._inputs(inputs)), 'bn/predict/out0')
+        B._close(net(*B._inputs(inputs)), 'bn/predict/out0')
+    msgs = [str(w.message) for w in caught if 'could not be compiled' in str(w.message)]
+    assert len(msgs) == 1 and 'TypeError' in msgs[0], [str(w.message) for w in caught]
