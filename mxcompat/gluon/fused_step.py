@@ -16,12 +16,12 @@ through other arrays, a parameter change by ``Trainer.step`` or ``set_data``) fi
 the deferred calls the ordinary way, as they would have run undeferred: the same calls, under
 the recording and train mode of the original call. The deferral changes timing only (an
 input the graph rejects raises when the outputs are first read or differentiated, as MXNet's
-asynchronous errors do at the next read). A call
-is deferred only where the joint function computes what the ordinary pass would: a graph
-without auxiliary states (BatchNorm updates its moving statistics in the backward pass), no
-data input that takes a gradient, no monitor callback. A loss block joins a deferred graph
-from its second call on (a block made anew for every step would compile anew every step); a
-joint function that cannot be compiled leaves its graph to the ordinary way, with one warning.
+asynchronous errors do at the next read). A call is deferred only where the joint function
+computes what the ordinary pass would: a graph without auxiliary states (BatchNorm updates its
+moving statistics in the backward pass), no data input that takes a gradient, no monitor
+callback. A loss block joins a deferred graph from its second call on (a block made anew for
+every step would compile anew every step); a joint function that cannot be compiled leaves its
+graph to the ordinary way, with one warning.
 """
 import warnings
 

@@ -163,6 +163,8 @@ def _compiling_backward_now(fn, tensors):
     it compiles: torch compiles the backward lazily, in the backward pass, where a failure
     could not fall back to the uncompiled graph (a GluonTS DeepAR backward hit an inductor
     assertion there)."""
+    if not torch.is_grad_enabled():  # no backward graph: the call as it is
+        return fn(*tensors)
     from torch._functorch import config  # loaded by torch.compile already
     lazy = config.force_non_lazy_backward_lowering
     config.force_non_lazy_backward_lowering = True
@@ -170,4 +172,3 @@ def _compiling_backward_now(fn, tensors):
         return fn(*tensors)
     finally:
         config.force_non_lazy_backward_lowering = lazy
-
