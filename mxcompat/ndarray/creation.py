@@ -49,10 +49,8 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dty
     """
     if infer_range is not None:
         warnings.warn('`infer_range` argument has been deprecated', DeprecationWarning)
-    dev, ctx = _device_and_ctx(ctx)
-    out = _internal._arange(start=start, stop=stop, step=step, repeat=repeat,
-                            infer_range=False, dtype=dtype, ctx=dev)
-    return _on_ctx(out._t, ctx)
+    return _internal._arange(start=start, stop=stop, step=step, repeat=repeat,
+                             infer_range=False, ctx=ctx, dtype=dtype)
 
 
 def linspace(start, stop, num, endpoint=True, ctx=None, dtype=mx_real_t):

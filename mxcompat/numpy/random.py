@@ -19,12 +19,9 @@ def _size(size):
 
 
 def _two_params(op, names, a, b, size, **kwargs):
-    """``op`` with the parameters ``names`` = (a, b): array-valued ones are inputs (their
-    scalar parameter None), the others scalar parameters."""
-    if not isinstance(a, NDArray) and not isinstance(b, NDArray):  # (the common case)
-        kwargs[names[0]], kwargs[names[1]] = a, b
-        kwargs['size'] = None if size == () else size  # (_size, inline)
-        return op(**kwargs)
+    """``op`` with the parameters ``names`` = (a, b), one of them or both an ndarray: the
+    arrays are inputs (their scalar parameter None), a number a scalar parameter. (Where both
+    are numbers the front ends call ``op`` with them themselves: a frame less.)"""
     arrays = [v for v in (a, b) if isinstance(v, NDArray)]
     scalars = {n: (None if isinstance(v, NDArray) else v) for n, v in zip(names, (a, b))}
     return op(*arrays, size=_size(size), **scalars, **kwargs)
@@ -90,8 +87,11 @@ def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
     -------
     out : ndarray
     """
-    return _two_params(_npi.uniform, ('low', 'high'), low, high, size, ctx=ctx or
-                       current_context(), dtype=dtype or 'float32', out=out)
+    if isinstance(low, NDArray) or isinstance(high, NDArray):
+        return _two_params(_npi.uniform, ('low', 'high'), low, high, size, ctx=ctx or
+                           current_context(), dtype=dtype or 'float32', out=out)
+    return _npi.uniform(low=low, high=high, size=None if size == () else size,  # (_size)
+                        ctx=ctx or current_context(), dtype=dtype or 'float32', out=out)
 
 
 @set_module('mxnet.numpy.random')
@@ -119,8 +119,11 @@ def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     out : ndarray
         Samples, differentiable in ``loc`` and ``scale``.
     """
-    return _two_params(_npi.normal, ('loc', 'scale'), loc, scale, size, ctx=ctx or
-                       current_context(), dtype=dtype or 'float32', out=out)
+    if isinstance(loc, NDArray) or isinstance(scale, NDArray):
+        return _two_params(_npi.normal, ('loc', 'scale'), loc, scale, size, ctx=ctx or
+                           current_context(), dtype=dtype or 'float32', out=out)
+    return _npi.normal(loc=loc, scale=scale, size=None if size == () else size,  # (_size)
+                       ctx=ctx or current_context(), dtype=dtype or 'float32', out=out)
 
 
 @set_module('mxnet.numpy.random')
@@ -136,8 +139,11 @@ def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
     """Draw samples from a logistic distribution with location ``loc`` and scale ``scale``
     (non-negative), numbers or ndarrays; ``size`` as in :func:`normal`. Differentiable in
     both parameters."""
-    return _two_params(_npi.logistic, ('loc', 'scale'), loc, scale, size,
-                       ctx=ctx or current_context(), out=out)
+    if isinstance(loc, NDArray) or isinstance(scale, NDArray):
+        return _two_params(_npi.logistic, ('loc', 'scale'), loc, scale, size,
+                           ctx=ctx or current_context(), out=out)
+    return _npi.logistic(loc=loc, scale=scale, size=_size(size), ctx=ctx or current_context(),
+                         out=out)
 
 
 @set_module('mxnet.numpy.random')
@@ -145,8 +151,11 @@ def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
     """Draw samples from a Gumbel distribution with location ``loc`` and scale ``scale``
     (non-negative), numbers or ndarrays; ``size`` as in :func:`normal`. Differentiable in
     both parameters."""
-    return _two_params(_npi.gumbel, ('loc', 'scale'), loc, scale, size,
-                       ctx=ctx or current_context(), out=out)
+    if isinstance(loc, NDArray) or isinstance(scale, NDArray):
+        return _two_params(_npi.gumbel, ('loc', 'scale'), loc, scale, size,
+                           ctx=ctx or current_context(), out=out)
+    return _npi.gumbel(loc=loc, scale=scale, size=_size(size), ctx=ctx or current_context(),
+                       out=out)
 
 
 @set_module('mxnet.numpy.random')
@@ -312,8 +321,11 @@ def gamma(shape, scale=1.0, size=None, dtype=None, ctx=None, out=None):  # pylin
     """
     if out is not None:
         size = out.shape
-    return _two_params(_npi.gamma, ('shape', 'scale'), shape, scale, size,
-                       ctx=ctx or current_context(), dtype=dtype or 'float32', out=out)
+    if isinstance(shape, NDArray) or isinstance(scale, NDArray):
+        return _two_params(_npi.gamma, ('shape', 'scale'), shape, scale, size,
+                           ctx=ctx or current_context(), dtype=dtype or 'float32', out=out)
+    return _npi.gamma(shape=shape, scale=scale, size=_size(size), ctx=ctx or current_context(),
+                      dtype=dtype or 'float32', out=out)
 
 
 @set_module('mxnet.numpy.random')

@@ -4,7 +4,7 @@ from .. import random as _random
 from ..context import current_context
 from ..ndarray.ndarray import NDArray
 from ..numpy.multiarray import _npi
-from ..numpy.random import _two_params
+from ..numpy.random import _size, _two_params
 from ..util import set_module
 
 __all__ = ['seed', 'bernoulli', 'normal_n', 'uniform_n']
@@ -59,8 +59,11 @@ def uniform_n(low=0.0, high=1.0, batch_shape=None, dtype=None, ctx=None):
     ``batch_shape`` samples of each, so the output has shape
     ``batch_shape + broadcast(low, high).shape``; ``dtype`` ('float16', 'float32' (default)
     or 'float64') and ``ctx`` as in ``np.random.uniform``."""
-    return _two_params(_npi.uniform_n, ('low', 'high'), low, high, batch_shape,
-                       ctx=ctx or current_context(), dtype=dtype or 'float32')
+    if isinstance(low, NDArray) or isinstance(high, NDArray):
+        return _two_params(_npi.uniform_n, ('low', 'high'), low, high, batch_shape,
+                           ctx=ctx or current_context(), dtype=dtype or 'float32')
+    return _npi.uniform_n(low=low, high=high, size=_size(batch_shape),
+                          ctx=ctx or current_context(), dtype=dtype or 'float32')
 
 
 @set_module('mxnet.numpy_extension.random')
@@ -69,5 +72,8 @@ def normal_n(loc=0.0, scale=1.0, batch_shape=None, dtype=None, ctx=None):
     ``scale`` (numbers or ndarrays): ``batch_shape`` samples of each, so the output has shape
     ``batch_shape + broadcast(loc, scale).shape``; ``dtype`` and ``ctx`` as in
     ``np.random.normal``. Differentiable in ``loc`` and ``scale``."""
-    return _two_params(_npi.normal_n, ('loc', 'scale'), loc, scale, batch_shape,
-                       ctx=ctx or current_context(), dtype=dtype or 'float32')
+    if isinstance(loc, NDArray) or isinstance(scale, NDArray):
+        return _two_params(_npi.normal_n, ('loc', 'scale'), loc, scale, batch_shape,
+                           ctx=ctx or current_context(), dtype=dtype or 'float32')
+    return _npi.normal_n(loc=loc, scale=scale, size=_size(batch_shape),
+                         ctx=ctx or current_context(), dtype=dtype or 'float32')

@@ -98,9 +98,32 @@ def arange(*, start, stop, step, repeat, infer_range, ctx, dtype):
     return _range(n, start, step, repeat, dtype_torch(dtype), _device(ctx))
 
 
+# the types whose ranges torch.arange gives exactly, with the bound up to which every integer
+# is exact in them
+EXACT_RANGE = {torch.float32: 2 ** 24, torch.float64: 2 ** 53, torch.int32: 2 ** 31 - 1,
+                torch.int64: 2 ** 53}
+
+
+def exact_range(n, start, step, td, dev):
+    """The ``n`` values ``start + i * step`` in ``td`` as torch.arange makes them in one call,
+    where ``start`` and ``step`` (floats) are integers and every value is exact in ``td``
+    (so that any way of computing them gives the same); else None."""
+    bound = EXACT_RANGE.get(td)
+    if bound is None or not (start.is_integer() and step.is_integer()) or \
+            abs(start) + n * abs(step) > bound:
+        return None
+    if start == 0 and step == 1:
+        return torch.arange(n, dtype=td, device=dev)
+    return torch.arange(int(start), int(start + n * step), int(step), dtype=td, device=dev)
+
+
 def _range(n, start, step, repeat, td, dev):
     """``start + (i // repeat) * step`` for i < n, computed in ``td`` as MXNet does (integer
     types take start and step truncated)."""
+    if repeat == 1:
+        out = exact_range(n, start, step, td, dev)
+        if out is not None:
+            return out
     k = torch.arange(n, dtype=torch.int64, device=dev)
     if repeat > 1:
         k = torch.div(k, repeat, rounding_mode='floor')

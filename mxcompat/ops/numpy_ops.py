@@ -15,7 +15,7 @@ import torch
 
 from ..base import MXNetError, dtype_torch
 from ..deferred_errors import any_true, raise_at_read
-from .creation import _device, _fill_value, linspace
+from .creation import EXACT_RANGE, _device, _fill_value, exact_range, linspace
 from .elemwise_arith import mod, power
 from .elemwise_unary import clip_integers
 from .int_cast import cast_recorded as _cast, int_scalar as _int_scalar, to_int as _to_int
@@ -486,35 +486,26 @@ def np_full(*, shape, ctx, dtype, value):
     return torch.full(shape, _fill_value(value, td), dtype=td, device=_device(ctx))
 
 
-# the types whose ranges torch.arange gives exactly, with the bound up to which every integer
-# is exact in them
-_EXACT_RANGE = {torch.float32: 2 ** 24, torch.float64: 2 ** 53, torch.int32: 2 ** 31 - 1,
-                torch.int64: 2 ** 53}
-
-
 @register('_npi_arange', inputs=(), differentiable=False,
           params={'start': (Float, REQUIRED), 'stop': (Opt(Float), None), 'step': (Float, 1.0),
                   'repeat': (Int, 1), 'infer_range': (Bool, False), 'ctx': (Any, None),
                   'dtype': (DType, 'float32')})
 def np_arange(start, stop, step, repeat, infer_range, ctx, dtype):
-    """Evenly spaced values within a given interval (an empty array for an empty range)."""
+    """Evenly spaced values within a given interval (an empty array for an empty range),
+    computed in float64 as NumPy does."""
     if stop is None:
         start, stop = 0.0, start
     td = dtype_torch(dtype)
-    if start == 0 and step == 1 and stop.is_integer() and 0 <= stop <= _EXACT_RANGE.get(td, -1):
-        out = torch.arange(int(stop), dtype=td, device=_device(ctx))  # range(n), exact in td
+    if start == 0 and step == 1 and stop.is_integer() and 0 <= stop <= EXACT_RANGE.get(td, -1):
+        out = torch.arange(int(stop), dtype=td, device=_device(ctx))  # range(n): tested first
     else:
         if step == 0:
             raise MXNetError('arange: step must not be 0')
         n = max(math.ceil((stop - start) / step), 0)
-        if td in _EXACT_RANGE and n and start.is_integer() and step.is_integer() and \
-                abs(start) + n * abs(step) <= _EXACT_RANGE[td]:
-            # integers, exact in td all along: torch's range is the same, in one call
-            out = torch.arange(int(start), int(start + n * step), int(step), dtype=td,
-                               device=_device(ctx))
-        else:
-            k = torch.arange(n, dtype=torch.float64, device=_device(ctx))
-            out = (k * step + start).to(td)
+        dev = _device(ctx)
+        out = exact_range(n, start, step, td, dev)
+        if out is None:
+            out = (torch.arange(n, dtype=torch.float64, device=dev) * step + start).to(td)
     return out.repeat_interleave(repeat) if repeat > 1 else out
 
 

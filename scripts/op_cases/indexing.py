@@ -129,6 +129,11 @@ TAKE = [
     case('choose_element_0index', 'choose_element_0index', [A, ix([2, 1, 0, 0])], grad=[0]),
     case('pick-axis-none', 'pick', [A, ix([0])], {'axis': None}, check='error'),
     case('pick-bad-index-shape', 'pick', [A, ix([0, 1])], check='error'),
+    # index shapes torch's gather accepts: wider along the axis, smaller or larger elsewhere
+    case('pick-wide-kept-index', 'pick', [A, ix([[0, 1]] * 4)], check='error'),
+    case('pick-short-kept-index', 'pick', [X, ix([[[0], [1]]] * 3)], {'axis': 2},
+         check='error'),
+    case('pick-deep-index', 'pick', [A, ix([[[0], [1], [2], [0]]])], check='error'),
 
     case('batch_take', 'batch_take', [A, ix([0, 2, 5, -1], np.int32)]),
     case('batch_take-float-idx', 'batch_take', [A, ix([0, 2, 1, 1])], check='error'),
