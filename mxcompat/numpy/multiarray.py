@@ -238,15 +238,6 @@ class ndarray(NDArray):
     def __matmul__(self, other):
         return _npi.matmul(self, other)
 
-    def __neg__(self):
-        return _npi.negative(self)
-
-    def __abs__(self):
-        return _npi.abs(self)
-
-    def __invert__(self):
-        return _npi.bitwise_not(self)
-
     def _inplace(self, result):
         _setitem(self, Ellipsis, result, True)
         return self
@@ -906,6 +897,10 @@ def _define_ufuncs(space):
             setattr(array, name, _signature(name, entry, _self(method), doc))
     for alias, name in _SIGNATURE_ALIASES.items():
         space[alias] = space[name]
+    # unary operators: the generated functions themselves, no frame between them and the entry
+    for method, entry in (('__neg__', 'negative'), ('__abs__', 'abs'),
+                          ('__invert__', 'bitwise_not')):
+        setattr(array, method, getattr(_npi, entry))
     # the generated function itself as the getter: no frame between the attribute and the entry
     array.T = property(_signature('transpose', 'transpose', ('self=a',), None),
                        doc='The array with its axes reversed (``transpose()``).')
