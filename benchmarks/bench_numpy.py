@@ -13,7 +13,8 @@ too (``.clone()``; ``.contiguous()`` for ``a.T``, whose copy MXNet lays out row-
 view is not the same result. Inputs are those of ``bench_ops.py``
 (SIZE x SIZE float32, a 1 x SIZE row for broadcasting). The npx training step is timed twice:
 against torch's fused ``cross_entropy`` (what a torch user writes) and against the same graph
-in torch (``log_softmax`` and a gather, as the step's ``log_softmax`` and ``pick``).
+in torch (``log_softmax`` and a gather squeezed to one entry per sample, as the step's
+``log_softmax`` and ``pick``).
 """
 import sys
 
@@ -59,7 +60,8 @@ def _np_mlp_step(mx, x, y, w1, b1, w2, b2):
 def _torch_mlp(fused):
     """The same step in plain torch (eager, in-place SGD): the loss as torch's fused
     cross-entropy (what a torch user writes), or (``fused=False``) as the mx.np step writes it,
-    ``log_softmax`` and a gather of the labels' entries (the same graph)."""
+    ``log_softmax`` and a gather of the labels' entries, squeezed to one per sample as
+    ``npx.pick`` gives them (the same graph)."""
     def build(torch, x, y, w1, b1, w2, b2):
         F = torch.nn.functional
         params = [t.requires_grad_() for t in (w1, b1, w2, b2)]
@@ -70,7 +72,7 @@ def _torch_mlp(fused):
         def loss_of(out):
             if fused:
                 return F.cross_entropy(out, label, reduction='sum')
-            return -F.log_softmax(out, -1).gather(1, picked).sum()
+            return -F.log_softmax(out, -1).gather(1, picked).squeeze(1).sum()
 
         def step():
             h = F.relu(F.linear(x, params[0], params[1]))
