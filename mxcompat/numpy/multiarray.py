@@ -106,6 +106,8 @@ def _inplace_operator(fn, op):
             if o.dtype is t.dtype and o.shape == t.shape and not _recording_state.recording:
                 return _write_inplace(self, o, fn)
         return self._inplace(op(self, other))
+    inplace.__name__ = '__i%s__' % op.__name__
+    inplace.__qualname__ = 'ndarray.' + inplace.__name__
     return inplace
 
 
