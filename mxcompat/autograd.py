@@ -3,9 +3,9 @@
 ``record()`` switches torch's grad mode on for its scope and ``pause()`` switches it off; outside
 them mxcompat leaves torch's grad mode as the user has it, so that the hot path of an operator
 never toggles state. ``grad_req`` keeps MXNet's meaning: 'write' overwrites a variable's
-gradient on each backward (a leaf hook sets the buffer aside just before torch stores the
-gradient, and the buffer then adopts the storage of the gradient torch made), 'add'
-accumulates, 'null' computes none.
+gradient on each backward (a leaf hook, just before torch stores the gradient, either zeroes
+the buffer, into which torch then adds it, or, for a large buffer, sets the buffer aside, which
+then adopts the storage of the gradient torch made), 'add' accumulates, 'null' computes none.
 """
 import threading
 import weakref
@@ -16,6 +16,7 @@ from . import autograd_history as _history
 from .base import MXNetError
 from .deferred_errors import fail_gradients
 from .pending import PENDING, backward as pending_backward
+from .ndarray import ndarray as _ndarray_module
 from .ndarray.ndarray import NDArray, wrap
 from .ops.contrib_detection import _ZeroGradInputs
 
@@ -236,6 +237,11 @@ _GRAD_REQS = ('write', 'add', 'null')
 
 _GRAD_ONLY = object()  # _backward.adopting during autograd.grad: no gradient is stored
 
+# elements of a host buffer from which setting it aside pays: below, zeroing it and torch's
+# in-place add cost less than the bookkeeping of _adopt_written (on a device, two kernel
+# launches always cost more)
+_ADOPT_FROM = 4096
+
 
 def _clear_before_write(tref):
     def hook(g):
@@ -247,13 +253,16 @@ def _clear_before_write(tref):
             return
         buf = t.grad
         if buf is not None and t._mx_grad_req == 'write':
-            if adopting is not None and not buf.requires_grad:
+            if adopting is None or buf.requires_grad or \
+                    buf.is_cpu and buf.numel() < _ADOPT_FROM:
+                # (and a backward run outside mxcompat's) clear: torch adds the new gradient
+                # into the buffer itself
+                buf.zero_()
+            else:
                 # torch stores the new gradient as a first one (no clearing pass, no adding
                 # pass); _adopt_written then moves it into the buffer NDArrays hold
                 t.grad = None
                 adopting.append((t, buf))
-            else:  # a backward run outside mxcompat's: clear, and torch accumulates
-                buf.zero_()
         t._mx_fresh_grad = True  # read by NDArray._fresh_grad (Trainer's stale check)
     return hook
 
@@ -737,6 +746,9 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
                 t._mx_graph_freed = True
         _state.freed_below = _sequence_nr()
         _history.freed()
+
+
+_ndarray_module._autograd_backward = backward
 
 
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,

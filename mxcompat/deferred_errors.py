@@ -187,6 +187,8 @@ def fail_gradients(heads, head_grads, grads=None):
     """After a backward pass from ``heads``: when a head or a head gradient carries an error,
     the gradients that the pass computed carry it too (MXNet's backward operators read the
     failed variables): ``grads`` where given (``autograd.grad``), else those it wrote."""
+    if not _PENDING:  # (it holds every error not yet raised)
+        return
     pending = _pending_of(heads) or _pending_of(head_grads)
     if pending is None:
         return

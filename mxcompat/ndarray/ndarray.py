@@ -48,6 +48,8 @@ _BY_HANDLE = weakref.WeakValueDictionary()
 # ndarray/__init__.py sets once it has made them from this module's NDArray (an import inside a
 # method would cost about 2 us a call)
 _op = _internal = _np_ndarray = None
+# autograd.backward, which autograd.py sets (it imports this module)
+_autograd_backward = None
 
 
 class NDArray:
@@ -387,9 +389,8 @@ class NDArray:
         train_mode : bool, optional
             Whether to compute gradient for training or inference.
         """
-        from .. import autograd
-        autograd.backward([self], None if out_grad is None else [out_grad],
-                          retain_graph=retain_graph, train_mode=train_mode)
+        _autograd_backward([self], None if out_grad is None else [out_grad], retain_graph,
+                           train_mode)
 
     # ---------------------------------------------------------------- python protocol
     def __repr__(self):

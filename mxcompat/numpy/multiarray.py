@@ -6,13 +6,14 @@ class :class:`ndarray`; a function takes MXNet 1.9.1's signature and picks the e
 operand or a scalar one) as MXNet's own ``mx.np`` does.
 """
 import numbers
+import operator
 
 import numpy as _np
 import torch
 
 from ..base import dtype_torch, dtype_np, torch_to_np_type
 from ..context import Context, current_context, mixed_context_error
-from .. import autograd as _autograd
+from ..autograd import _state as _recording_state
 from ..autograd_history import ACTIVE as _ACTIVE, note as _note
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
     _flip_negative_steps, _device_and_ctx, _on_ctx, _plain_key, _write_inplace
@@ -93,6 +94,21 @@ def _ufunc(lhs, rhs, fn, scalar_fn, rscalar_fn=None, out=None):
 
 # the index array types torch takes as they are (other ones are cast to int64 first)
 _HOST_INDEX_TYPES = frozenset([torch.int64, torch.bool])
+
+
+def _inplace_operator(fn, op):
+    """``self op= other``: torch's in-place operator ``fn`` where ``other`` is an array of this
+    array's shape and dtype, outside record() (NumPy's result and MXNet's, without the temporary
+    result and its assignment that the general case costs), else ``self op other`` assigned."""
+    def inplace(self, other):
+        if type(other) is ndarray:
+            t, o = self._t, other._t
+            if o.dtype is t.dtype and o.shape == t.shape and not _recording_state.recording:
+                return _write_inplace(self, o, fn)
+        return self._inplace(op(self, other))
+    inplace.__name__ = '__i%s__' % op.__name__
+    inplace.__qualname__ = 'ndarray.' + inplace.__name__
+    return inplace
 
 
 @set_module('mxnet.numpy')
@@ -242,34 +258,9 @@ class ndarray(NDArray):
         _setitem(self, Ellipsis, result, True)
         return self
 
-    def _same_kind(self, other):
-        """``other``'s tensor where ``self op= other`` is torch's in-place operator (an array of
-        this array's shape and dtype, outside record(): NumPy's result and MXNet's, without the
-        temporary result and its assignment that the general case costs), else None."""
-        if type(other) is not ndarray:
-            return None
-        t, o = self._t, other._t
-        if o.dtype is t.dtype and o.shape == t.shape and not _autograd._state.recording:
-            return o
-        return None
-
-    def __iadd__(self, other):
-        o = self._same_kind(other)
-        if o is not None:
-            return _write_inplace(self, o, torch.Tensor.add_)
-        return self._inplace(self + other)
-
-    def __isub__(self, other):
-        o = self._same_kind(other)
-        if o is not None:
-            return _write_inplace(self, o, torch.Tensor.sub_)
-        return self._inplace(self - other)
-
-    def __imul__(self, other):
-        o = self._same_kind(other)
-        if o is not None:
-            return _write_inplace(self, o, torch.Tensor.mul_)
-        return self._inplace(self * other)
+    __iadd__ = _inplace_operator(torch.Tensor.add_, operator.add)
+    __isub__ = _inplace_operator(torch.Tensor.sub_, operator.sub)
+    __imul__ = _inplace_operator(torch.Tensor.mul_, operator.mul)
 
     def __itruediv__(self, other):
         return self._inplace(self / other)
