@@ -5,7 +5,7 @@ Scalar distribution parameters draw with the ``_random_*`` operators; NDArray pa
 ``parameters.shape + shape``). ``mx.random.seed`` seeds the torch generators used here.
 """
 from ..base import numeric_types, MXNetError, _Null, dtype_name
-from ..context import Context, current_context
+from ..context import current_context
 from . import _internal
 from .ndarray import NDArray
 from .register import functions as _functions
@@ -51,10 +51,7 @@ def _random_helper(random, sampler, params, shape, dtype, ctx, out, kwargs):
         elif dtype_name(dtype) != dtype_name(out.dtype):
             raise MXNetError('Output type does not match requested type: %s vs %s'
                              % (dtype_name(out.dtype), dtype_name(dtype)))
-    res = random(*params, shape=shape, dtype=dtype, ctx=ctx, out=out, **kwargs)
-    if out is None and isinstance(ctx, Context) and ctx.device_typeid != 2 and ctx.device_id:
-        res._ctx = ctx
-    return res
+    return random(*params, shape=shape, dtype=dtype, ctx=ctx, out=out, **kwargs)
 
 
 def uniform(low=0, high=1, shape=_Null, dtype=_Null, ctx=None, out=None, **kwargs):

@@ -24,7 +24,7 @@ import torch
 from ..base import MXNetError, dtype_torch
 from ..deferred_errors import RANDOM
 from .indexing import zero_grad_link
-from .random_ops import _dtype_kind, _device
+from .random_ops import _dtype_kind, _device, draw_normal, draw_uniform
 from .registry import register, REQUIRED, Float, FloatTuple, Bool, Shape, Any, Opt, Int
 
 _REAL = _dtype_kind('float16', 'float32', 'float64')
@@ -99,24 +99,6 @@ def _exp_noise(shape, cdtype, device):
     return torch.empty(shape, dtype=cdtype, device=device).exponential_()
 
 
-# (one kernel for scalar parameters; torch's rand and randn draw what uniform_(0, 1) and
-# normal_(0, 1) do, and parse an unpacked shape faster: ``*shape or ((),)``, a 0-d sample)
-def _draw_uniform(low, high, shape, cdtype, device):
-    if type(low) is float and type(high) is float and low <= high:
-        if low == 0 and high == 1:
-            return torch.rand(*shape or ((),), dtype=cdtype, device=device)
-        return torch.empty(shape, dtype=cdtype, device=device).uniform_(low, high)
-    return low + (high - low) * torch.rand(shape, dtype=cdtype, device=device)
-
-
-def _draw_normal(loc, scale, shape, cdtype, device):
-    if type(loc) is float and type(scale) is float:
-        if loc == 0 and scale == 1:
-            return torch.randn(*shape or ((),), dtype=cdtype, device=device)
-        return torch.normal(loc, scale, shape, dtype=cdtype, device=device)
-    return loc + scale * torch.randn(shape, dtype=cdtype, device=device)
-
-
 def _draw_logistic(loc, scale, shape, cdtype, device):
     u = _uniform_noise(shape, cdtype, device)
     return loc + scale * torch.log(u / (1 - u))
@@ -189,9 +171,9 @@ _A_POS = (_not_positive, 'expect a > 0', 'expect a > 0')
 
 # name, parameters, sampler, check, differentiable, has dtype, doc
 _DISTS = (
-    ('uniform', ('low', 'high'), _draw_uniform, _check_each(None, None), False, True,
+    ('uniform', ('low', 'high'), draw_uniform, _check_each(None, None), False, True,
      'Samples of uniform distributions over [low, high).'),
-    ('normal', ('loc', 'scale'), _draw_normal, _check_each(None, _SCALE_NN), True, True,
+    ('normal', ('loc', 'scale'), draw_normal, _check_each(None, _SCALE_NN), True, True,
      'Samples of normal distributions with mean loc and standard deviation scale.'),
     ('gamma', ('shape', 'scale'), _draw_gamma,
      _check_each((_not_positive, 'expect shape > 0', 'expect shape and value > 0'),
@@ -262,10 +244,10 @@ def _register(name, pnames, draw, check, grad, has_dtype, doc, batch=False):
 for _name, _pnames, _draw, _check, _grad, _has_dtype, _doc in _DISTS:
     _register(_name, _pnames, _draw, _check, _grad, _has_dtype, _doc)
 for _name, _draw, _check, _grad, _doc in (
-        ('uniform_n', _draw_uniform, _check_each(None, None), False,
+        ('uniform_n', draw_uniform, _check_each(None, None), False,
          'Samples of uniform distributions over [low, high), ``size`` (the batch shape) '
          'ahead of the parameters\' shape.'),
-        ('normal_n', _draw_normal, _check_each(None, _SCALE_NN), True,
+        ('normal_n', draw_normal, _check_each(None, _SCALE_NN), True,
          'Samples of normal distributions, ``size`` (the batch shape) ahead of the '
          'parameters\' shape.')):
     _register(_name, ('low', 'high') if _name == 'uniform_n' else ('loc', 'scale'), _draw,

@@ -66,26 +66,36 @@ def _float_like(opname, data):
 
 # ------------------------------------------------------------------------------ samplers
 # A sampler takes the distribution parameters (Python numbers, or float tensors broadcastable
-# to the output shape), the output shape, dtype and device. Draws are made in float32 (float64
-# when that is the output dtype) and cast.
+# to the output shape), the output shape, the dtype to compute in and the device, and returns
+# its draws in that dtype (the Poisson-based ones: float32); the operators cast them to the
+# output dtype. Draws are made in float32 (float64 when that is the output dtype).
 def _compute_dtype(dtype):
     return torch.float64 if dtype is torch.float64 else torch.float32
 
 
-def _uniform(low, high, shape, dtype, device):
-    if isinstance(low, float):
-        cdtype = _compute_dtype(dtype)
-        return torch.empty(shape, dtype=cdtype, device=device).uniform_(low, high).to(dtype)
-    out = torch.rand(shape, dtype=_compute_dtype(dtype), device=device)
-    return (low + (high - low) * out).to(dtype)
+def _cast(out, dtype):
+    return out if out.dtype is dtype else out.to(dtype)
 
 
-def _normal(loc, scale, shape, dtype, device):
-    if isinstance(loc, float):
-        cdtype = _compute_dtype(dtype)
-        return torch.empty(shape, dtype=cdtype, device=device).normal_(loc, scale).to(dtype)
-    out = torch.randn(shape, dtype=_compute_dtype(dtype), device=device)
-    return (out * scale + loc).to(dtype)
+# (one kernel for scalar parameters; torch's rand and randn draw what uniform_(0, 1) and
+# normal_(0, 1) do, and parse an unpacked shape faster: ``*shape or ((),)``, a 0-d sample)
+def draw_uniform(low, high, shape, cdtype, device):
+    """Samples of uniform distributions over [low, high) (mx.nd's and mx.np's)."""
+    if type(low) is float and type(high) is float and low <= high:
+        if low == 0 and high == 1:
+            return torch.rand(*shape or ((),), dtype=cdtype, device=device)
+        return torch.empty(shape, dtype=cdtype, device=device).uniform_(low, high)
+    return low + (high - low) * torch.rand(shape, dtype=cdtype, device=device)
+
+
+def draw_normal(loc, scale, shape, cdtype, device):
+    """Samples of normal distributions of means loc and standard deviations scale (mx.nd's
+    and mx.np's)."""
+    if type(loc) is float and type(scale) is float:
+        if loc == 0 and scale == 1:
+            return torch.randn(*shape or ((),), dtype=cdtype, device=device)
+        return torch.normal(loc, scale, shape, dtype=cdtype, device=device)
+    return loc + scale * torch.randn(shape, dtype=cdtype, device=device)
 
 
 def _std_gamma(alpha, shape, cdtype, device):
@@ -93,38 +103,36 @@ def _std_gamma(alpha, shape, cdtype, device):
     return torch._standard_gamma(alpha.contiguous())
 
 
-def _gamma(alpha, beta, shape, dtype, device):
-    return (_std_gamma(alpha, shape, _compute_dtype(dtype), device) * beta).to(dtype)
+def _gamma(alpha, beta, shape, cdtype, device):
+    return _std_gamma(alpha, shape, cdtype, device) * beta
 
 
-def _exponential(lam, shape, dtype, device):
+def _exponential(lam, shape, cdtype, device):
     if isinstance(lam, float):
-        cdtype = _compute_dtype(dtype)
-        return torch.empty(shape, dtype=cdtype, device=device).exponential_(lam).to(dtype)
-    out = torch.empty(shape, dtype=_compute_dtype(dtype), device=device).exponential_()
-    return (out / lam).to(dtype)
+        return torch.empty(shape, dtype=cdtype, device=device).exponential_(lam)
+    return torch.empty(shape, dtype=cdtype, device=device).exponential_() / lam
 
 
-def _poisson(lam, shape, dtype, device):
+def _poisson(lam, shape, cdtype, device):
     rate = torch.as_tensor(lam, dtype=torch.float32, device=device).expand(shape)
-    return torch.poisson(rate.contiguous()).to(dtype)
+    return torch.poisson(rate.contiguous())
 
 
-def _negative_binomial(k, p, shape, dtype, device):
+def _negative_binomial(k, p, shape, cdtype, device):
     k = torch.as_tensor(k, dtype=torch.float32, device=device)
     p = torch.as_tensor(p, dtype=torch.float32, device=device)
     rate = _std_gamma(k, shape, torch.float32, device) * ((1 - p) / p)
-    return torch.poisson(rate).to(dtype)
+    return torch.poisson(rate)
 
 
-def _generalized_negative_binomial(mu, alpha, shape, dtype, device):
+def _generalized_negative_binomial(mu, alpha, shape, cdtype, device):
     mu = torch.as_tensor(mu, dtype=torch.float32, device=device)
     alpha = torch.as_tensor(alpha, dtype=torch.float32, device=device)
     # alpha == 0 degenerates to a Poisson distribution of rate mu
     safe_alpha = torch.where(alpha == 0, torch.ones_like(alpha), alpha)
     rate = _std_gamma(1 / safe_alpha, shape, torch.float32, device) * (safe_alpha * mu)
     rate = torch.where(alpha == 0, mu.expand(shape), rate)
-    return torch.poisson(rate).to(dtype)
+    return torch.poisson(rate)
 
 
 # -------------------------------------------------------------- checks of scalar parameters
@@ -180,9 +188,9 @@ def _check_generalized_negative_binomial(mu, alpha):
 
 # name, parameters (name, kind, default), sampler, check, docstring
 _DISTRIBUTIONS = [
-    ('uniform', (('low', Float, 0.0), ('high', Float, 1.0)), _uniform, _check_uniform,
+    ('uniform', (('low', Float, 0.0), ('high', Float, 1.0)), draw_uniform, _check_uniform,
      'Draw random samples from a uniform distribution on [low, high).'),
-    ('normal', (('loc', Float, 0.0), ('scale', Float, 1.0)), _normal, _check_normal,
+    ('normal', (('loc', Float, 0.0), ('scale', Float, 1.0)), draw_normal, _check_normal,
      'Draw random samples from a normal (Gaussian) distribution with mean loc and standard '
      'deviation scale.'),
     ('gamma', (('alpha', Float, 1.0), ('beta', Float, 1.0)), _gamma, _check_gamma,
@@ -209,9 +217,11 @@ def _make_scalar_sampler(dist, pnames, sampler, check, doc):
         args = [params[n] for n in pnames]
         shape, dtype, device = _shape_of(opname, shape), _fill_dtype(dtype), _device(ctx)
         error = check(*args)
-        out = sampler(*args, shape, dtype, device) if error is None else \
-            torch.empty(shape, dtype=dtype, device=device)
-        return PARALLEL_RANDOM.hold(out, error)
+        if error is not None:
+            return PARALLEL_RANDOM.hold(torch.empty(shape, dtype=dtype, device=device), error)
+        out = _cast(sampler(*args, shape, _compute_dtype(dtype), device), dtype)
+        # (no error pending: the sample as it is, without the frame of hold)
+        return out if PARALLEL_RANDOM.pending is None else PARALLEL_RANDOM.hold(out)
     sample.__doc__ = doc
     sample.__name__ = 'random_' + dist
     return sample
@@ -224,8 +234,8 @@ def _make_like_sampler(dist, pnames, sampler, check, doc):
         args = [params[n] for n in pnames]
         shape, dtype, device = _float_like(opname, data)
         error = check(*args)
-        out = sampler(*args, shape, dtype, device) if error is None else \
-            torch.empty(shape, dtype=dtype, device=device)
+        out = _cast(sampler(*args, shape, _compute_dtype(dtype), device), dtype) \
+            if error is None else torch.empty(shape, dtype=dtype, device=device)
         return PARALLEL_RANDOM.hold(out, error)
     sample_like.__doc__ = doc[:-1] + ', with the shape and dtype of the input array.'
     sample_like.__name__ = 'random_%s_like' % dist
@@ -259,8 +269,8 @@ def _make_array_sampler(dist, pnames, sampler, doc):
         trail = (1,) * len(shape)
         cdtype = torch.float64 if dtype == 'float64' else torch.float32
         args = [a.detach().to(cdtype).reshape(pshape + trail) for a in arrays]
-        return PARALLEL_RANDOM.hold(
-            sampler(*args, pshape + tuple(shape), _fill_dtype(dtype), arrays[0].device))
+        return PARALLEL_RANDOM.hold(_cast(
+            sampler(*args, pshape + tuple(shape), cdtype, arrays[0].device), _fill_dtype(dtype)))
     sample.__doc__ = ('Concurrent sampling from multiple %s distributions whose parameters are '
                       'given as arrays; the output has shape parameters.shape + shape.'
                       % dist.replace('_', ' '))
