@@ -626,7 +626,10 @@ _NUMERIC_BATCH_ELEMENTS = 1 << 22
 def _mapped_differences(executor, name, plus, minus, is_train):
     """Sums of the first output's differences between the forwards at ``plus`` and at
     ``minus`` (numpy arrays of the values element i takes in turn) of argument ``name``, in
-    batches of copies of the argument run as one vmapped forward each."""
+    batches of copies of the argument run as vmapped forwards: the copies at ``plus`` in one,
+    those at ``minus`` in another of the same shape, so that each pair is computed at the same
+    place of the same kernels (one batch of both would put them at places a kernel may round
+    differently, and their difference, a thousandth of the outputs, would carry that)."""
     arr = executor.arg_dict[name]._t.detach()
     dev, total = arr.device, plus.size
     per_forward = sum(a._t.numel() for a in executor.arg_arrays + executor.aux_arrays
@@ -638,13 +641,14 @@ def _mapped_differences(executor, name, plus, minus, is_train):
     for start in range(0, total, chunk):
         stop = min(total, start + chunk)
         b = stop - start
-        batch = base.repeat(2 * b, 1)
-        moved = torch.arange(start, stop, device=dev).repeat(2)
-        values = np.concatenate([plus[start:stop], minus[start:stop]])
-        batch[torch.arange(2 * b, device=dev), moved] = torch.from_numpy(values).to(dev, arr.dtype)
-        out = executor._map_forward(  # pylint: disable=protected-access
-            name, batch.view((2 * b,) + tuple(arr.shape)), is_train)
-        sums.append((out[:b] - out[b:]).reshape(b, -1).sum(1))
+        rows, moved = torch.arange(b, device=dev), torch.arange(start, stop, device=dev)
+        outs = []
+        for values in (plus, minus):
+            batch = base.repeat(b, 1)
+            batch[rows, moved] = torch.from_numpy(values[start:stop]).to(dev, arr.dtype)
+            outs.append(executor._map_forward(  # pylint: disable=protected-access
+                name, batch.view((b,) + tuple(arr.shape)), is_train))
+        sums.append((outs[0] - outs[1]).reshape(b, -1).sum(1))
     return torch.cat(sums)
 
 

@@ -138,6 +138,18 @@ def run_scenarios(mx, tu):
                                      dtype=np.float64)
     records['numeric_nodes'] = _passes(tu.check_numeric_gradient, prod, [xa, xb],
                                        grad_nodes={'a': 'add'})
+    # FullyConnected as MXNet's test_fully_connected checks it, on ten draws: the finite
+    # differences of a thousand inputs (float32, default eps) within the default tolerances
+    data, weight, bias = (mx.sym.var(n) for n in ('data', 'weight', 'bias'))
+    fc = mx.sym.FullyConnected(data=data, weight=weight, bias=bias, num_hidden=10, name='fc')
+    fc_ok = []
+    for seed in range(10):
+        rs = np.random.RandomState(seed)
+        loc = {'data': rs.uniform(-0.5, 0.5, (5, 325)), 'weight': rs.uniform(-0.5, 0.5, (10, 325)),
+               'bias': rs.uniform(-0.5, 0.5, (10,))}
+        np.random.seed(seed)
+        fc_ok.append(_passes(tu.check_numeric_gradient, fc, loc))
+    records['numeric_fc'] = fc_ok
     # numeric_grad on a bound executor: each element moved by +-eps/2 and rounded to the
     # executor's type (float32: a product, exact in both), the moving statistics of BatchNorm
     # restored before every forward (float64)
