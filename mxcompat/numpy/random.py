@@ -87,11 +87,13 @@ def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
     -------
     out : ndarray
     """
+    ctx = ctx or current_context()
+    dtype = dtype or 'float32'
     if isinstance(low, NDArray) or isinstance(high, NDArray):
-        return _two_params(_npi.uniform, ('low', 'high'), low, high, size, ctx=ctx or
-                           current_context(), dtype=dtype or 'float32', out=out)
-    return _npi.uniform(low=low, high=high, size=None if size == () else size,  # (_size)
-                        ctx=ctx or current_context(), dtype=dtype or 'float32', out=out)
+        return _two_params(_npi.uniform, ('low', 'high'), low, high, size,
+                           ctx=ctx, dtype=dtype, out=out)
+    return _npi.uniform(low=low, high=high, size=None if size == () else size,  # (_size, inline)
+                        ctx=ctx, dtype=dtype, out=out)
 
 
 @set_module('mxnet.numpy.random')
@@ -119,11 +121,13 @@ def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     out : ndarray
         Samples, differentiable in ``loc`` and ``scale``.
     """
+    ctx = ctx or current_context()
+    dtype = dtype or 'float32'
     if isinstance(loc, NDArray) or isinstance(scale, NDArray):
-        return _two_params(_npi.normal, ('loc', 'scale'), loc, scale, size, ctx=ctx or
-                           current_context(), dtype=dtype or 'float32', out=out)
-    return _npi.normal(loc=loc, scale=scale, size=None if size == () else size,  # (_size)
-                       ctx=ctx or current_context(), dtype=dtype or 'float32', out=out)
+        return _two_params(_npi.normal, ('loc', 'scale'), loc, scale, size,
+                           ctx=ctx, dtype=dtype, out=out)
+    return _npi.normal(loc=loc, scale=scale, size=None if size == () else size,  # (_size, inline)
+                       ctx=ctx, dtype=dtype, out=out)
 
 
 @set_module('mxnet.numpy.random')
@@ -139,11 +143,12 @@ def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
     """Draw samples from a logistic distribution with location ``loc`` and scale ``scale``
     (non-negative), numbers or ndarrays; ``size`` as in :func:`normal`. Differentiable in
     both parameters."""
+    ctx = ctx or current_context()
     if isinstance(loc, NDArray) or isinstance(scale, NDArray):
         return _two_params(_npi.logistic, ('loc', 'scale'), loc, scale, size,
-                           ctx=ctx or current_context(), out=out)
-    return _npi.logistic(loc=loc, scale=scale, size=_size(size), ctx=ctx or current_context(),
-                         out=out)
+                           ctx=ctx, out=out)
+    return _npi.logistic(loc=loc, scale=scale, size=_size(size),
+                         ctx=ctx, out=out)
 
 
 @set_module('mxnet.numpy.random')
@@ -151,11 +156,12 @@ def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
     """Draw samples from a Gumbel distribution with location ``loc`` and scale ``scale``
     (non-negative), numbers or ndarrays; ``size`` as in :func:`normal`. Differentiable in
     both parameters."""
+    ctx = ctx or current_context()
     if isinstance(loc, NDArray) or isinstance(scale, NDArray):
         return _two_params(_npi.gumbel, ('loc', 'scale'), loc, scale, size,
-                           ctx=ctx or current_context(), out=out)
-    return _npi.gumbel(loc=loc, scale=scale, size=_size(size), ctx=ctx or current_context(),
-                       out=out)
+                           ctx=ctx, out=out)
+    return _npi.gumbel(loc=loc, scale=scale, size=_size(size),
+                       ctx=ctx, out=out)
 
 
 @set_module('mxnet.numpy.random')
@@ -321,11 +327,13 @@ def gamma(shape, scale=1.0, size=None, dtype=None, ctx=None, out=None):  # pylin
     """
     if out is not None:
         size = out.shape
+    ctx = ctx or current_context()
+    dtype = dtype or 'float32'
     if isinstance(shape, NDArray) or isinstance(scale, NDArray):
         return _two_params(_npi.gamma, ('shape', 'scale'), shape, scale, size,
-                           ctx=ctx or current_context(), dtype=dtype or 'float32', out=out)
-    return _npi.gamma(shape=shape, scale=scale, size=_size(size), ctx=ctx or current_context(),
-                      dtype=dtype or 'float32', out=out)
+                           ctx=ctx, dtype=dtype, out=out)
+    return _npi.gamma(shape=shape, scale=scale, size=_size(size),
+                      ctx=ctx, dtype=dtype, out=out)
 
 
 @set_module('mxnet.numpy.random')

@@ -59,11 +59,13 @@ def uniform_n(low=0.0, high=1.0, batch_shape=None, dtype=None, ctx=None):
     ``batch_shape`` samples of each, so the output has shape
     ``batch_shape + broadcast(low, high).shape``; ``dtype`` ('float16', 'float32' (default)
     or 'float64') and ``ctx`` as in ``np.random.uniform``."""
+    ctx = ctx or current_context()
+    dtype = dtype or 'float32'
     if isinstance(low, NDArray) or isinstance(high, NDArray):
         return _two_params(_npi.uniform_n, ('low', 'high'), low, high, batch_shape,
-                           ctx=ctx or current_context(), dtype=dtype or 'float32')
+                           ctx=ctx, dtype=dtype)
     return _npi.uniform_n(low=low, high=high, size=_size(batch_shape),
-                          ctx=ctx or current_context(), dtype=dtype or 'float32')
+                          ctx=ctx, dtype=dtype)
 
 
 @set_module('mxnet.numpy_extension.random')
@@ -72,8 +74,10 @@ def normal_n(loc=0.0, scale=1.0, batch_shape=None, dtype=None, ctx=None):
     ``scale`` (numbers or ndarrays): ``batch_shape`` samples of each, so the output has shape
     ``batch_shape + broadcast(loc, scale).shape``; ``dtype`` and ``ctx`` as in
     ``np.random.normal``. Differentiable in ``loc`` and ``scale``."""
+    ctx = ctx or current_context()
+    dtype = dtype or 'float32'
     if isinstance(loc, NDArray) or isinstance(scale, NDArray):
         return _two_params(_npi.normal_n, ('loc', 'scale'), loc, scale, batch_shape,
-                           ctx=ctx or current_context(), dtype=dtype or 'float32')
+                           ctx=ctx, dtype=dtype)
     return _npi.normal_n(loc=loc, scale=scale, size=_size(batch_shape),
-                         ctx=ctx or current_context(), dtype=dtype or 'float32')
+                         ctx=ctx, dtype=dtype)
