@@ -1,7 +1,8 @@
 """Automatic mixed precision (mx.contrib.amp) against real MXNet 1.9.1 on the CPU: the list_*
 outputs; operator output dtypes and values after amp.init('bfloat16') (low precision, float32,
 conditional and widest-type operators, NDArray arithmetic, a loss output's scaled gradient);
-the output dtypes of a symbol built after amp.init('float16'); convert_symbol / convert_model /
+the output dtypes of a symbol built after amp.init('float16') and widest-type NDArray
+operators there; convert_symbol / convert_model /
 convert_hybrid_block (the casts added, parameter types, a converted block's outputs); the
 dynamic loss scale over steps with injected overflow (skipped steps), amp.unscale; a small
 MLP trained 6 steps with the GluonCV-style loop in bfloat16, imperative and hybridized (losses
@@ -55,6 +56,17 @@ def test_symbol_float16_dtypes(tmp_path_factory):
     got = _results('sym_fp16', tmp_path_factory)
     assert list(got['sym/names']) == list(WANT['sym/names'])
     assert list(got['sym/dtypes']) == list(WANT['sym/dtypes'])
+
+
+@pytest.mark.parametrize('key', _keys('widest/'))
+def test_widest_type_float16(key, tmp_path_factory):
+    """concat and stack of float16 and float32 NDArrays after amp.init('float16'): the
+    widest input type, along axis 0 and another."""
+    got, want = _results('sym_fp16', tmp_path_factory)[key], WANT[key]
+    if key.endswith('/dtype'):
+        assert str(got) == str(want), key
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-3, err_msg=key)
 
 
 @pytest.mark.parametrize('key', _keys('convert'))

@@ -162,20 +162,18 @@ class OpDef:
 
     def _as_kernel(self, fn):
         """``fn`` called as the operator's kernel is (see register's ``kernel``): a variadic
-        operator's kernel takes the tensors as one sequence and the parameters other than
-        their count positionally; that of an array and a Python number (parameters ``scalar``
+        operator's kernel takes the tensors as one sequence and its axis, if not 0;
+        that of an array and a Python number (parameters ``scalar``
         and ``is_int``), the array and the number as given."""
         if 'is_int' in self.params:
             return lambda data, number: fn(data, float(number), type(number) is int)
         if not self.variadic:
             return fn
         count = self.key_var_num_args or 'num_args'
-        names = [p for p in self.params if p != count]
+        axis, = [p for p in self.params if p != count]
 
-        def kernel(tensors, *params):
-            kwargs = dict(zip(names, params))
-            kwargs[count] = len(tensors)
-            return fn(*tensors, **kwargs)
+        def kernel(tensors, dim=0):
+            return fn(*tensors, **{axis: dim, count: len(tensors)})
         return kernel
 
     def convert_params(self, kwargs):
@@ -390,8 +388,9 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
         (``kernel_if='float'``), or for input that needs no gradient (``kernel_if='no_grad'``:
         ``fn`` differs from the torch function only in its gradient, relu's at NaN).
         For a variadic operator that joins its inputs (``fn`` checks them and calls a torch
-        function): that function, ``kernel(tensors, *params)`` with the parameters other than
-        the count of inputs in the table's order (``torch.cat(tensors, axis)``); the generated
+        function along an axis, its one parameter besides the count of inputs): that
+        function, ``kernel(tensors, axis)`` (``torch.cat(tensors, axis)``), or
+        ``kernel(tensors)`` for axis 0, torch's default; the generated
         function calls it for two inputs of one dtype, and ``fn`` where the kernel raises
         (``fn`` computes what the kernel cannot, or raises MXNet's error). For an operator of
         an array and a Python number (parameters ``scalar`` and ``is_int``, ``_npi_add_scalar``)

@@ -127,8 +127,23 @@ def _sym(mx):
     names = internals.list_outputs()
     keep = [i for i, n in enumerate(names) if '_amp_' not in n and not n.startswith('amp_')
             and n.endswith('_output')]
-    return {'sym/names': np.array([names[i] for i in keep]),
-            'sym/dtypes': np.array([np.dtype(out_types[i]).name for i in keep])}
+    out = {'sym/names': np.array([names[i] for i in keep]),
+           'sym/dtypes': np.array([np.dtype(out_types[i]).name for i in keep])}
+    # widest-type operators called on NDArrays: float16 and float32 inputs, along axis 0
+    # (torch's default) and another
+    nd = mx.nd
+    x = nd.array(seeded('widest/x', (2, 3)))
+    x16 = x.astype('float16')
+    cases = {'concat_mixed_dim0': lambda: nd.concat(x16, x, dim=0),
+             'concat_mixed_dim1': lambda: nd.concat(x, x16, dim=1),
+             'concat_low_dim0': lambda: nd.concat(x16, x16, dim=0),
+             'stack_mixed_axis0': lambda: nd.stack(x16, x),
+             'stack_low_axis1': lambda: nd.stack(x16, x16, axis=1)}
+    for name, fn in cases.items():
+        r = fn()
+        out['widest/%s/dtype' % name] = np.array(_dtype_name(r))
+        out['widest/%s/value' % name] = _f32(r)
+    return out
 
 
 def _graph(mx):
