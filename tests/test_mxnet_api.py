@@ -46,7 +46,7 @@ def test_table_is_mxnets():
 @pytest.mark.parametrize('expr, api', [
     ('mx.library', 'mxnet.library'), ('mx.base._LIB', 'mxnet.base._LIB'),
     ('mx.contrib.tensorboard', 'mxnet.contrib.tensorboard'),
-    ('mx.np.genfromtxt', 'mxnet.numpy.genfromtxt')])
+    ('mx.np.mirr', 'mxnet.numpy.mirr')])
 def test_attribute_of_mxnet_raises_not_implemented(expr, api):
     with pytest.raises(NotImplementedError) as err:
         eval(expr)

@@ -43,8 +43,8 @@ Design
   the same entries (``mxcompat/symbol/numpy``), and its ``_Symbol`` has ``ndarray``'s operators.
 
 Not yet covered (raising NotImplementedError naming the MXNet API, through
-``mxcompat/utils/mxnet_api.py``): the ``mx.np`` / ``mx.npx`` names not defined here (e.g.
-``genfromtxt``).
+``mxcompat/utils/mxnet_api.py``): the ``mx.np`` / ``mx.npx`` names not defined here (the
+financial functions NumPy 1.20 dropped, ``mirr``, ``npv``, ``pv``, ...).
 """
 from . import random, linalg, fallback
 from .multiarray import *  # noqa: F401,F403
@@ -52,8 +52,11 @@ from .multiarray import __all__ as _array_names
 from .multiarray import _npi as _internal  # MXNet's mx.nd.np._internal: the _npi_* operators
 from .utils import *  # noqa: F401,F403
 from .utils import __all__ as _util_names
+from .io import genfromtxt
+from .arrayprint import set_printoptions
 
 # MXNet's fallback names that mx.np does not implement itself: NumPy's own functions
 _fallback_names = [n for n in fallback.__all__ if n not in _array_names]
 globals().update((n, getattr(fallback, n)) for n in _fallback_names)
-__all__ = list(_array_names) + _fallback_names + list(_util_names) + ['random', 'linalg']
+__all__ = list(_array_names) + _fallback_names + list(_util_names) + \
+    ['genfromtxt', 'set_printoptions', 'random', 'linalg']

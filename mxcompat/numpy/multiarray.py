@@ -9,6 +9,7 @@ import numbers
 import operator
 
 import numpy as _np
+from numpy.lib import NumpyVersion
 import torch
 
 from ..base import dtype_torch, dtype_np, torch_to_np_type
@@ -29,7 +30,7 @@ __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', '
            'greater_equal', 'less', 'less_equal',
            'sqrt', 'cbrt', 'exp', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan',
            'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh',
-           'arctanh', 'degrees', 'radians', 'rad2deg', 'deg2rad', 'abs', 'absolute',
+           'arctanh', 'degrees', 'radians', 'rad2deg', 'deg2rad', 'abs', 'absolute', 'fabs',
            'negative', 'sign', 'rint', 'fix', 'ceil', 'floor', 'trunc', 'square', 'reciprocal',
            'logical_not', 'bitwise_not', 'invert', 'isnan', 'isinf', 'isfinite', 'isposinf',
            'isneginf', 'around', 'round', 'round_', 'clip',
@@ -109,6 +110,11 @@ def _inplace_operator(fn, op):
     inplace.__name__ = '__i%s__' % op.__name__
     inplace.__qualname__ = 'ndarray.' + inplace.__name__
     return inplace
+
+
+# NumPy >= 2.2 writes the shape of a summarized array into its repr (``shape=(2000,)``); MXNet's
+# repr is that of the NumPy it was made for, without it (NumPy's legacy='2.1' printing)
+_SHAPE_IN_REPR = NumpyVersion(_np.__version__) >= '2.2.0'
 
 
 @set_module('mxnet.numpy')
@@ -205,7 +211,11 @@ class ndarray(NDArray):
         return out
 
     def __repr__(self):
-        text = repr(self.asnumpy())
+        if _SHAPE_IN_REPR and not _np.get_printoptions()['legacy']:
+            with _np.printoptions(legacy='2.1'):
+                text = repr(self.asnumpy())
+        else:
+            text = repr(self.asnumpy())
         dtype = self.dtype
         if 'dtype=' in text:
             if dtype == _np.float32:
@@ -806,7 +816,7 @@ _UNARY_UFUNCS = ('sqrt', 'cbrt', 'exp', 'expm1', 'log', 'log2', 'log10', 'log1p'
                  'logical_not', 'bitwise_not', 'isnan', 'isinf', 'isfinite', 'isposinf',
                  'isneginf')
 _UFUNC_ALIASES = {'divide': 'true_divide', 'remainder': 'mod', 'rad2deg': 'degrees',
-                  'deg2rad': 'radians', 'invert': 'bitwise_not'}
+                  'deg2rad': 'radians', 'invert': 'bitwise_not', 'fabs': 'abs'}
 
 
 def _function(name, check_kwargs):

@@ -10,28 +10,19 @@ from ..context import Context, cpu, gpu, cpu_pinned, current_context, num_gpus, 
     gpu_memory_info
 from ..ndarray.ndarray import waitall
 from ..numpy.multiarray import _npi, ndarray as _ndarray
-from . import random
+from . import image, random
+from ._entries import entries as _entries
 from ..util import is_np_shape, is_np_array, set_np, reset_np, get_cuda_compute_capability, \
     set_module
 
 __all__ = ['Context', 'cpu', 'gpu', 'cpu_pinned', 'current_context', 'num_gpus',
            'gpu_memory_info', 'waitall', 'is_np_shape', 'is_np_array', 'set_np', 'reset_np',
-           'get_cuda_compute_capability', 'save', 'load', 'random']
+           'get_cuda_compute_capability', 'save', 'load', 'image', 'random']
 
-
-def _export_operators():
-    names = []
-    for full in dir(_npi):
-        if full.startswith('_npx_') and not full.startswith('_npx__'):
-            public = full[len('_npx_'):]
-            fn = getattr(_npi, full)
-            fn.__name__ = fn.__qualname__ = public
-            globals()[public] = fn
-            names.append(public)
-    return names
-
-
-__all__ += _export_operators()
+for _name, _fn in _entries(_npi, '_npx_').items():
+    _fn.__name__ = _fn.__qualname__ = _name
+    globals()[_name] = _fn
+    __all__.append(_name)
 
 
 @set_module('mxnet.numpy_extension')

@@ -1,9 +1,11 @@
 """MXNet's NumPy interface (mx.np / mx.npx) from real MXNet 1.9.1: ndarray semantics (type
 promotion with MXNet's float32 default, zero-dimensional and zero-size arrays, NumPy indexing
 and assignment, broadcasting), a representative set of mx.np / np.linalg functions, npx
-operators, a small NumPy-mode Gluon model (Dense + Conv2D, hybridized) trained two steps from
-name-seeded weights, and ``npx.save`` files with 0-d arrays. The same ``run(mx)`` executes
+operators, npx.image's operators (imperative and in a hybridized block), a small NumPy-mode
+Gluon model (Dense + Conv2D, hybridized) trained two steps from name-seeded weights, and
+``npx.save`` files with 0-d arrays. The same ``run(mx)`` executes
 under mxcompat in tests/test_numpy_interface.py."""
+import io
 import os
 import zlib
 
@@ -144,6 +146,13 @@ def _functions(mx, out):
     out['fn/power'] = np.power(np.abs(a), 1.5).asnumpy()
     out['fn/arctan2'] = np.arctan2(a, np.ones_like(a)).asnumpy()
     out['fn/isnan'] = np.isnan(np.log(a)).asnumpy()
+    out['fn/fabs'] = np.fabs(a).asnumpy()
+    out['fn/genfromtxt'] = np.genfromtxt(io.StringIO('1,2.5\n-3,4'), delimiter=',').asnumpy()
+    np.set_printoptions(precision=3, threshold=5)
+    try:
+        out['fn/set_printoptions'] = onp.array([repr(a), str(np.arange(10))])
+    finally:
+        np.set_printoptions(precision=8, threshold=1000)  # (NumPy's defaults)
     m = np.array(_data((3, 3), 'lm') + 3 * onp.eye(3, dtype='float32'))
     out['linalg/norm'] = np.linalg.norm(a).asnumpy()
     out['linalg/norm-axis'] = np.linalg.norm(a, axis=1).asnumpy()
@@ -194,6 +203,31 @@ def _npx(mx, out):
         value=-1).asnumpy()
 
 
+def _npx_image(mx, out):
+    """npx.image's operators on a uint8 image, and F.npx.image in a hybridized block."""
+    np, npx = mx.np, mx.npx
+    img = np.array(_rng('img').randint(0, 256, (6, 8, 3)).astype('uint8'), dtype='uint8')
+    tensor = npx.image.to_tensor(img)
+    out['image/to_tensor'] = tensor.asnumpy()
+    out['image/normalize'] = npx.image.normalize(tensor, (0.5, 0.4, 0.3),
+                                                 (0.2, 0.25, 0.3)).asnumpy()
+    out['image/resize'] = npx.image.resize(img, (4, 3)).asnumpy()
+    out['image/crop'] = npx.image.crop(img, 1, 2, 4, 3).asnumpy()
+    out['image/flip_left_right'] = npx.image.flip_left_right(img).asnumpy()
+    out['image/flip_top_bottom'] = npx.image.flip_top_bottom(img).asnumpy()
+    out['image/adjust_lighting'] = npx.image.adjust_lighting(
+        img.astype('float32'), alpha=(0.05, -0.02, 0.03)).asnumpy()
+
+    class ToNormalized(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F, x):  # pylint: disable=arguments-differ
+            return F.npx.image.normalize(F.npx.image.to_tensor(x), 0.5, 0.25)
+
+    block = ToNormalized()
+    block.hybridize()
+    out['image/hybrid'] = block(img).asnumpy()
+    out['image/hybrid-type'] = onp.array(type(block(img)).__name__ == 'ndarray')
+
+
 def _gluon_model(mx, out):
     np = mx.np
     nn = mx.gluon.nn
@@ -229,7 +263,7 @@ def _gluon_model(mx, out):
 
 def run(mx):
     """{case id: numpy array}, computed in NumPy mode (``npx.set_np()``)."""
-    return run_cases(mx, _semantics, _functions, _npx, _gluon_model)
+    return run_cases(mx, _semantics, _functions, _npx, _npx_image, _gluon_model)
 
 
 def saved_arrays(mx):
