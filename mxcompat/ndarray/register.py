@@ -169,8 +169,8 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         body.append('        _cx = None')
     else:
         names = [local(n) for n in inputs]
-        for n in names:  # (required with a signature, as in NumPy's)
-            sig.append(n if signature else '%s=None' % n)
+        for n in names:  # (required with a signature or in a ufunc, as in NumPy's)
+            sig.append(n if signature or ufunc is not None else '%s=None' % n)
         if names:
             first = names[0]
             if ufunc is not None and ufunc.scalar is not None:
@@ -262,7 +262,9 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
             else:
                 conv_lines.append('        if %s is not %s%s: %s' % (p, dname, skip, convert))
         call_params.append((pname, p))
-    sig += ['out=None'] if sequence else ['out=None', 'name=None', '**kwargs']
+    # (a ufunc's ``name=`` is one of its keyword arguments: MXNet's TypeError)
+    sig += ['out=None'] if sequence else ['out=None', '**kwargs'] if ufunc is not None \
+        else ['out=None', 'name=None', '**kwargs']
     if signature is not None:
         sig = _signature_of(signature, sig)
     if conv_lines:

@@ -759,6 +759,11 @@ def _entry(name):
     return ops.get('_npi_' + name) or ops['_np_' + name]
 
 
+# the comparisons take no keyword arguments but ``out`` in MXNet (Python's TypeError)
+_COMPARISONS = frozenset(['equal', 'not_equal', 'greater', 'greater_equal', 'less',
+                          'less_equal'])
+
+
 def _binary(name, rname=None):
     """The ufunc ``name`` of two arrays: the generated function of its entry (no frame between
     it and the entry), with NumPy's keyword checks; a number operand takes the scalar
@@ -769,9 +774,9 @@ def _binary(name, rname=None):
 
     def on_other(x1, x2, out):
         return _ufunc(x1, x2, fn, scalar, rscalar, out=out)
+    check = _no_kwargs if name in _COMPARISONS else _check_ufunc_kwargs
     return make_function(_entry(name), name, ndarray, 'mxnet.numpy',
-                         UFunc(on_other, _check_ufunc_kwargs, None, ('x1', 'x2'),
-                               _entry(name + '_scalar')))
+                         UFunc(on_other, check, None, ('x1', 'x2'), _entry(name + '_scalar')))
 
 
 _BOOL_RESULT = frozenset(['isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf'])

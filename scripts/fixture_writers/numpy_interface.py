@@ -146,6 +146,10 @@ def _functions(mx, out):
     out['fn/power'] = np.power(np.abs(a), 1.5).asnumpy()
     out['fn/arctan2'] = np.arctan2(a, np.ones_like(a)).asnumpy()
     out['fn/isnan'] = np.isnan(np.log(a)).asnumpy()
+    for key, call in (('exp-no-input', lambda: np.exp()), ('add-one-input', lambda: np.add(a)),
+                      ('exp-name', lambda: np.exp(a, name='e')),
+                      ('equal-where', lambda: np.equal(a, a, where=True))):
+        out['fn/error-%s' % key] = onp.array(_error(mx, call))
     out['fn/fabs'] = np.fabs(a).asnumpy()
     out['fn/genfromtxt'] = np.genfromtxt(io.StringIO('1,2.5\n-3,4'), delimiter=',').asnumpy()
     np.set_printoptions(precision=3, threshold=5)
