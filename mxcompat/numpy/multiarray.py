@@ -335,6 +335,11 @@ class ndarray(NDArray):
                 return reshape(self, shape, order)
         return reshape(self, args, order)
 
+    def reshape_view(self, *shape, **kwargs):
+        """A **view** of this array with a new shape, as ``NDArray.reshape`` makes it
+        (MXNet's special codes 0, -1, -2, -3 and -4, and ``reverse``)."""
+        return NDArray.reshape(self, *shape, **kwargs).as_np_ndarray()
+
     def transpose(self, *axes):
         """The array with axes permuted (reversed without arguments or with None)."""
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) \

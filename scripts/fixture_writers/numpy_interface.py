@@ -66,6 +66,13 @@ def _semantics(mx, out):
     out['zerosize/reshape'] = z.reshape(3, 0).asnumpy()
     for k, shape in enumerate([4, (4, -1), (-1, -1), (0, -1), (-2, 3), (7, 0)]):
         out['reshape/error-%d' % k] = onp.array(_error(mx, lambda: a.reshape(shape)))
+    base = np.array(_data((2, 3), 'reshape_view'))
+    view = base.reshape_view((0, -1, 1))  # (MXNet's codes: a view, written through)
+    view[1, 2, 0] = 7
+    out['reshape_view/codes'] = view.asnumpy()
+    out['reshape_view/written'] = base.asnumpy()
+    out['reshape_view/reverse'] = onp.array(base.reshape_view((-1, 0), reverse=True).shape)
+    out['reshape_view/type'] = onp.array(type(view).__name__)
     out['zerosize/concat'] = np.concatenate([z, a], axis=0).asnumpy()
     out['zerosize/shape'] = onp.array((z + 1).shape)
     x = np.array(_data((4, 5, 3), 'x'))
