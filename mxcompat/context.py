@@ -261,6 +261,31 @@ def mixed_context_error(opname, tensors):
     return None
 
 
+def operator_error(opname, tensors, err):
+    """The error to raise for ``err``, which the operator ``opname`` raised on the input
+    tensors ``tensors``: MXNet's error for inputs on different devices; ``err`` itself where
+    mxcompat raised it (an MXNetError, a NotImplementedError naming an MXNet API) or where it
+    is torch's out-of-memory error; else (torch refused the inputs: their types, their shapes)
+    an MXNetError, as MXNet reports an invalid input, naming the operator and the inputs."""
+    mixed = mixed_context_error(opname, tensors)
+    if mixed is not None:
+        return mixed
+    if isinstance(err, (MXNetError, torch.OutOfMemoryError)) or \
+            isinstance(err, NotImplementedError) and not _torch_dispatch_error(err):
+        return err
+    inputs = ', '.join('%s %s' % (str(t.dtype)[6:], tuple(t.shape)) for t in tensors
+                       if isinstance(t, torch.Tensor))
+    return MXNetError('Operator %s: %s (inputs: %s)'
+                      % (opname, str(err).strip().split('\n')[0], inputs))
+
+
+def _torch_dispatch_error(err):
+    """Whether the NotImplementedError ``err`` is torch's for a type or device its kernel
+    lacks (``"lcm_cpu" not implemented for 'Float'``)."""
+    text = str(err)
+    return "not implemented for '" in text or text.startswith("Could not run '")
+
+
 def current_context():
     """Returns the current context.
 

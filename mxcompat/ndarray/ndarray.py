@@ -15,7 +15,8 @@ import torch.utils.dlpack
 
 from ..base import (MXNetError, numeric_types, integer_types, dtype_torch, dtype_np, mx_real_t,
                     torch_to_np_type, BFLOAT16_NP)
-from ..context import Context, current_context, context_of_device, as_context, mixed_context_error
+from ..context import Context, current_context, context_of_device, as_context, \
+    mixed_context_error, operator_error
 from ..util import is_np_shape
 from ..ops.shape_rules import infer_reshape
 from ..ops.int_cast import cast_recorded, int_scalar
@@ -447,7 +448,7 @@ class NDArray:
                 try:
                     r._t = t + o
                 except RuntimeError as e:
-                    raise (mixed_context_error('broadcast_add', (t, o)) or e) from None
+                    raise operator_error('broadcast_add', (t, o), e) from None
                 r._ctx = self._ctx
                 return _recorded(r, torch.add, 0, (self, other)) if _ACTIVE[0] else r
         elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
@@ -468,7 +469,7 @@ class NDArray:
                 try:
                     r._t = t - o
                 except RuntimeError as e:
-                    raise (mixed_context_error('broadcast_sub', (t, o)) or e) from None
+                    raise operator_error('broadcast_sub', (t, o), e) from None
                 r._ctx = self._ctx
                 return _recorded(r, torch.sub, 0, (self, other)) if _ACTIVE[0] else r
         elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
@@ -490,7 +491,7 @@ class NDArray:
                 try:
                     r._t = t * o
                 except RuntimeError as e:
-                    raise (mixed_context_error('broadcast_mul', (t, o)) or e) from None
+                    raise operator_error('broadcast_mul', (t, o), e) from None
                 r._ctx = self._ctx
                 return _recorded(r, torch.mul, 0, (self, other)) if _ACTIVE[0] else r
         elif type(other) is int or type(other) is float and t.dtype not in _INT_DTYPES:
@@ -514,7 +515,7 @@ class NDArray:
                 try:
                     r._t = t / o
                 except RuntimeError as e:
-                    raise (mixed_context_error('broadcast_div', (t, o)) or e) from None
+                    raise operator_error('broadcast_div', (t, o), e) from None
                 r._ctx = self._ctx
                 return _recorded(r, torch.div, 0, (self, other)) if _ACTIVE[0] else r
         elif type(other) is float or type(other) is int:
@@ -833,7 +834,7 @@ def _binary(self, other, tensor_fn, scalar_fn):
         try:
             r = self._like(tensor_fn(t, o))
         except RuntimeError as e:
-            raise (mixed_context_error(tensor_fn.__name__, (t, o)) or e) from None
+            raise operator_error(tensor_fn.__name__, (t, o), e) from None
         return _recorded(r, tensor_fn, 0, (self, other)) if _ACTIVE[0] else r
     if isinstance(other, numeric_types):
         r = self._like(scalar_fn(t, _scalar(t, other)))
@@ -934,7 +935,7 @@ def _write_inplace(self, other, fn):
             err = MXNetError('Shape inconsistent, Provided = %s, inferred shape=%s: the '
                              'right-hand side of an in-place operator must broadcast to the '
                              "left-hand side's shape" % (list(t.shape), list(other.shape)))
-        raise (err or e) from None
+        raise (err or operator_error(fn.__name__, (t, other), e)) from None
     return self
 
 
@@ -944,7 +945,7 @@ def _compare(self, other, fn):
         try:
             r = self._like(fn(t, other._t).to(t.dtype))
         except RuntimeError as e:
-            raise (mixed_context_error(fn.__name__, (t, other._t)) or e) from None
+            raise operator_error(fn.__name__, (t, other._t), e) from None
         return _recorded(r, fn, 0, (self, other)) if _ACTIVE[0] else r
     if isinstance(other, numeric_types):
         r = self._like(fn(t, _scalar(t, other)).to(t.dtype))

@@ -11,7 +11,7 @@ import keyword
 import torch
 
 from ..base import MXNetError, REQUIRED, DTYPE_NAMES, to_float, to_shape
-from ..context import Context, current_context, mixed_context_error
+from ..context import Context, current_context, operator_error
 from ..autograd_history import ACTIVE, note
 from ..ops import registry
 from .ndarray import NDArray, _assign
@@ -126,7 +126,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
     (default: the operator's).
     """
     g = {'_fn': op.fn, '_op': op, '_REQ': REQUIRED, '_bad_input': _bad_input,
-         '_in_opt': _in_opt, '_mixed_context_error': mixed_context_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
+         '_in_opt': _in_opt, '_operator_error': operator_error, '_bad_param': _bad_param, '_bad_kwargs': _bad_kwargs,
          '_write_out': _write_out, '_wrap_multi': _wrap_multi, 'MXNetError': MXNetError,
          '_NDArray': array_cls, '_new': NDArray.__new__, '_cls': array_cls,
          '_DTYPE_NAMES': DTYPE_NAMES, '_ACTIVE': ACTIVE, '_note': note,
@@ -339,8 +339,7 @@ def make_function(op, func_name, array_cls=NDArray, module='mxcompat.ndarray', u
         tensors = '(%s,)' % ', '.join('_a%d' % i for i in range(len(op.inputs))) \
             if op.inputs else '()'
     body.append('    except RuntimeError as _e:')
-    # MXNet's error for inputs on different devices; any other failure as it is
-    body.append('        raise (_mixed_context_error(%r, %s) or _e)' % (op.name, tensors))
+    body.append('        raise _operator_error(%r, %s, _e)' % (op.name, tensors))
     if signature is None or 'out' in signature:
         body.append('    if out is not None: return _write_out(out, _r)')
     nout = op.num_outputs

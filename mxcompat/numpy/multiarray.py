@@ -13,7 +13,7 @@ from numpy.lib import NumpyVersion
 import torch
 
 from ..base import dtype_torch, dtype_np, torch_to_np_type
-from ..context import Context, current_context, mixed_context_error
+from ..context import Context, current_context, operator_error
 from ..autograd import _state as _recording_state
 from ..autograd_history import ACTIVE as _ACTIVE, note as _note
 from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_key, \
@@ -487,7 +487,7 @@ _INLINE_OPERATOR_SOURCE = (
     '        try:\n'
     '            _r = _fn(_a0, _a1)\n'
     '        except RuntimeError as _e:\n'
-    '            raise (_mixed_context_error({opname!r}, (_a0, _a1)) or _e) from None\n'
+    '            raise _operator_error({opname!r}, (_a0, _a1), _e) from None\n'
     '        _o = _new(ndarray)\n'
     '        _o._t = _r\n'
     '        _o._ctx = {first}._ctx\n'
@@ -526,7 +526,7 @@ def _define_operators(cls):
         op = registry.get('_npi_' + entry)
         scalar_op = registry.get('_npi_' + (rscalar if reflected and rscalar else scalar))
         g = {'ndarray': ndarray, '_new': _new, '_fn': op.fn, '_scalar': {'_fn': scalar_op.fn},
-             '_mixed_context_error': mixed_context_error, '_generic': space[method],
+             '_operator_error': operator_error, '_generic': space[method],
              '_op': op, '_scalar_op': scalar_op, '_ACTIVE': _ACTIVE, '_note': _note}
         op.callers.append(g)
         scalar_op.callers.append(g['_scalar'])

@@ -17,7 +17,7 @@ from ..base import MXNetError, dtype_torch
 from ..deferred_errors import any_true, raise_at_read
 from .creation import EXACT_RANGE, _device, _fill_value, exact_range, linspace
 from .elemwise_arith import mod, power
-from .elemwise_unary import clip_integers
+from .elemwise_unary import clip_integers, _cbrt, _rint  # (MXNet's np and nd kernels alike)
 from .int_cast import cast_recorded as _cast, int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
 from .shape_ops import _CONCAT_RULE, _fresh, _join as _join_checked, _shared, _split_parts, stack
@@ -64,11 +64,25 @@ def _negative(x):
     return torch.neg(x)
 
 
+def _copysign(a, b):
+    """MXNet's copysign, in ``a``'s type: ``a`` where ``a`` and ``b`` are both >= 0 or both
+    < 0, else ``-a`` (a NaN is neither: ``copysign(x, nan)`` is ``-x``; -0.0 counts as >= 0)."""
+    if isinstance(b, torch.Tensor):
+        keep = ((a >= 0) & (b >= 0)) | ((a < 0) & (b < 0))
+    elif b >= 0:
+        keep = a >= 0
+    elif b < 0:
+        keep = a < 0
+    else:  # (NaN)
+        return torch.neg(a)
+    return torch.where(keep, a, torch.neg(a))
+
+
 _BINARY = {
     'add': torch.add, 'subtract': _subtract, 'multiply': torch.mul,
     'true_divide': torch.true_divide, 'mod': mod, 'power': _power,
     'maximum': torch.maximum, 'minimum': torch.minimum, 'arctan2': torch.atan2,
-    'hypot': torch.hypot, 'copysign': torch.copysign, 'lcm': torch.lcm,
+    'hypot': torch.hypot, 'copysign': _copysign, 'lcm': torch.lcm,
     'bitwise_and': torch.bitwise_and, 'bitwise_or': torch.bitwise_or,
     'bitwise_xor': torch.bitwise_xor, 'ldexp': torch.ldexp,
     'equal': torch.eq, 'not_equal': torch.ne, 'greater': torch.gt, 'greater_equal': torch.ge,
@@ -121,7 +135,7 @@ def _tensor_of(data, scalar):
 
 
 def _float_ints(fn):
-    """``fn`` with integer operands computed as float32 (arctan2, hypot, copysign, ldexp)."""
+    """``fn`` with integer operands computed as float32 (arctan2, hypot)."""
     def op(a, b):
         if not a.is_floating_point():
             a = a.to(torch.float32)
@@ -131,9 +145,27 @@ def _float_ints(fn):
     return op
 
 
+def _in_int_type(fn):
+    """``fn`` (ldexp) as MXNet computes it on an integer array and an integer operand of its
+    type (an array, or a Python int the scalar operator truncated to it): in float64, cast
+    back to the array's type (``ldexp(int32 [3], -1)`` is [1]); an integer and a
+    floating-point array as float32."""
+    floated = _float_ints(fn)
+
+    def op(a, b):
+        if a.is_floating_point() or a.dtype is torch.bool or \
+                not (type(b) is int or isinstance(b, torch.Tensor) and b.dtype is a.dtype):
+            return floated(a, b)
+        wide = a.to(torch.float64)
+        return _to_int(fn(wide, b.to(torch.float64) if type(b) is not int else b), a.dtype)
+    return op
+
+
 def _make_binary(name, fn):
-    if name in ('arctan2', 'hypot', 'copysign', 'ldexp'):
+    if name in ('arctan2', 'hypot'):
         fn = _float_ints(fn)
+    elif name == 'ldexp':
+        fn = _in_int_type(fn)
 
     inputs = ('x1', 'x2') if name in ('arctan2', 'hypot') else ('lhs', 'rhs')
 
@@ -195,14 +227,6 @@ def _float_in(fn):
             return fn(x)
         return fn(x.to(torch.float64)).to(x.dtype)
     return op
-
-
-def _cbrt(x):
-    return torch.sign(x) * torch.abs(x).pow(1.0 / 3)
-
-
-def _rint(x):
-    return torch.round(x)  # NumPy rounds halves to even, as torch does
 
 
 def _logical_not(x):
@@ -441,6 +465,8 @@ register('_npi_argmin', params=_ARG_PARAMS, differentiable=False)(_arg(torch.arg
 
 def _logical(torch_fn, name):
     def op(data, axis, keepdims):
+        if data.dtype is torch.uint8:  # (torch's all / any keep uint8; MXNet's give bool)
+            data = data.to(torch.bool)
         if axis == ():
             return data.to(torch.bool)
         if axis is None:
@@ -883,8 +909,11 @@ def np_diag(data, k):
 
 @register('_np_trace', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
 def np_trace(data, offset, axis1, axis2):
-    """The sum along the diagonals of an array."""
-    return _diagonal(data, offset, axis1, axis2).sum(-1)
+    """The sum along the diagonals of an array (of an integer array, in its type)."""
+    diagonal = _diagonal(data, offset, axis1, axis2)
+    if data.is_floating_point() or data.dtype is torch.bool:
+        return diagonal.sum(-1)
+    return diagonal.sum(-1, dtype=data.dtype)
 
 
 @register('_np_roll', params={'shift': (Opt(Shape), None), 'axis': _AXIS})

@@ -26,7 +26,9 @@ _BINARY = {
     'ne': lambda np, a, b: a != b, 'lt': lambda np, a, b: a < b, 'le': lambda np, a, b: a <= b,
     'gt': lambda np, a, b: a > b, 'ge': lambda np, a, b: a >= b, 'rsub': lambda np, a, b: b - a,
     'rdiv': lambda np, a, b: b / a, 'rlt': lambda np, a, b: b < a,
-    'and': lambda np, a, b: np.logical_and(a, b)}
+    'and': lambda np, a, b: np.logical_and(a, b),
+    'copysign': lambda np, a, b: np.copysign(a, b), 'ldexp': lambda np, a, b: np.ldexp(a, b),
+    'rcopysign': lambda np, a, b: np.copysign(b, a), 'rldexp': lambda np, a, b: np.ldexp(b, a)}
 
 _UNARY = {
     'mean': lambda np, a: a.mean(), 'sum': lambda np, a: a.sum(), 'prod': lambda np, a: np.prod(a),
@@ -50,7 +52,10 @@ _UNARY = {
     'astype': lambda np, a: a.astype('int32'), 'astype-None': lambda np, a: a.astype(None),
     'where': lambda np, a: np.where(a > 1, a, 0),
     'isnan': lambda np, a: np.isnan(a), 'reshape-0d': lambda np, a: np.reshape(a[1:2], ()),
-    'method-reshape-0d': lambda np, a: a[2:3].reshape(()), 'squeeze-0d': lambda np, a: np.squeeze(a[3:])}
+    'method-reshape-0d': lambda np, a: a[2:3].reshape(()), 'squeeze-0d': lambda np, a: np.squeeze(a[3:]),
+    'rint': lambda np, a: np.rint(a * 0.5 if a.dtype.kind == 'f' else a),
+    'cbrt': lambda np, a: np.cbrt(a), 'trace': lambda np, a: np.trace(a.reshape(2, 2)),
+    'all': lambda np, a: np.all(a), 'any-axis': lambda np, a: np.any(a.reshape(2, 2), axis=0)}
 
 
 def _array(np, dtype):

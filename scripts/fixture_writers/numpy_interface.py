@@ -157,6 +157,12 @@ def _functions(mx, out):
                       ('exp-name', lambda: np.exp(a, name='e')),
                       ('equal-where', lambda: np.equal(a, a, where=True))):
         out['fn/error-%s' % key] = onp.array(_error(mx, call))
+    # inputs an operator refuses (types, shapes): the exception's type
+    for key, call in (('dot-types', lambda: np.dot(a, np.ones((4, 2), dtype='float64'))),
+                      ('inner-shapes', lambda: np.inner(a, np.ones((3,)))),
+                      ('bitwise-float', lambda: np.bitwise_and(a, a)),
+                      ('add-shapes', lambda: a + np.ones((5,)))):
+        out['fn/error-type-%s' % key] = onp.array(_error(mx, call).split(':')[0])
     out['fn/fabs'] = np.fabs(a).asnumpy()
     out['fn/genfromtxt'] = np.genfromtxt(io.StringIO('1,2.5\n-3,4'), delimiter=',').asnumpy()
     np.set_printoptions(precision=3, threshold=5)
