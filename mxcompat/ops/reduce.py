@@ -8,6 +8,8 @@ return indices in the input's dtype; the gradient of ``max``/``min`` goes in ful
 maximal element; the gradient of ``prod`` is ``out / x`` (NaN where x is 0), and that of the L2
 ``norm`` is ``x / norm`` (NaN where the norm is 0).
 """
+import math
+
 import torch
 
 from ..base import MXNetError, dtype_torch
@@ -338,7 +340,15 @@ def moments(data, *, axes, keepdims):
         raise MXNetError('moments: empty axes is not supported; for global moments pass every '
                          'axis in axes')
     dims = _reduced_dims(data.dim(), axes, False, 'moments')
-    var, mu = torch.var_mean(data, dim=dims, correction=0, keepdim=keepdims)
+    if data.is_floating_point():
+        var, mu = torch.var_mean(data, dim=dims, correction=0, keepdim=keepdims)
+    else:  # MXNet's in integers: each mean a sum divided by the count, truncated
+        wide = data.to(torch.int64)
+        count = max(math.prod(data.shape[d] for d in dims), 1)
+        mean = torch.div(wide.sum(dims, keepdim=True), count, rounding_mode='trunc')
+        var = torch.div(((wide - mean) ** 2).sum(dims, keepdim=keepdims), count,
+                        rounding_mode='trunc').to(data.dtype)
+        mu = (mean if keepdims else mean.squeeze(dims)).to(data.dtype)
     return _finish(mu, data, dims, keepdims), _finish(var, data, dims, keepdims)
 
 
