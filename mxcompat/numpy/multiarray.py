@@ -20,6 +20,7 @@ from ..ndarray.ndarray import NDArray, _new, _setitem, _convert_key, _bounded_ke
     _flip_negative_steps, _device_and_ctx, _on_ctx, _plain_key, _write_inplace
 from ..ndarray.register import make_function, UFunc
 from ..ops import registry
+from ..ops.numpy_ops import _COMPARISONS
 from ..util import set_module, _check_ufunc_kwargs
 
 __all__ = ['ndarray', 'array', 'empty', 'zeros', 'ones', 'full', 'empty_like', 'zeros_like',
@@ -764,11 +765,6 @@ def _entry(name):
     return ops.get('_npi_' + name) or ops['_np_' + name]
 
 
-# the comparisons take no keyword arguments but ``out`` in MXNet (Python's TypeError)
-_COMPARISONS = frozenset(['equal', 'not_equal', 'greater', 'greater_equal', 'less',
-                          'less_equal'])
-
-
 def _binary(name, rname=None):
     """The ufunc ``name`` of two arrays: the generated function of its entry (no frame between
     it and the entry), with NumPy's keyword checks; a number operand takes the scalar
@@ -779,6 +775,7 @@ def _binary(name, rname=None):
 
     def on_other(x1, x2, out):
         return _ufunc(x1, x2, fn, scalar, rscalar, out=out)
+    # (the comparisons take no keyword argument but ``out`` in MXNet: Python's TypeError)
     check = _no_kwargs if name in _COMPARISONS else _check_ufunc_kwargs
     return make_function(_entry(name), name, ndarray, 'mxnet.numpy',
                          UFunc(on_other, check, None, ('x1', 'x2'), _entry(name + '_scalar')))

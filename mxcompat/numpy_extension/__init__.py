@@ -11,7 +11,7 @@ from ..context import Context, cpu, gpu, cpu_pinned, current_context, num_gpus, 
 from ..ndarray.ndarray import waitall
 from ..numpy.multiarray import _npi, ndarray as _ndarray
 from . import image, random
-from ._entries import entries as _entries
+from ._entries import export as _export
 from ..util import is_np_shape, is_np_array, set_np, reset_np, get_cuda_compute_capability, \
     set_module
 
@@ -19,10 +19,7 @@ __all__ = ['Context', 'cpu', 'gpu', 'cpu_pinned', 'current_context', 'num_gpus',
            'gpu_memory_info', 'waitall', 'is_np_shape', 'is_np_array', 'set_np', 'reset_np',
            'get_cuda_compute_capability', 'save', 'load', 'image', 'random']
 
-for _name, _fn in _entries(_npi, '_npx_').items():
-    _fn.__name__ = _fn.__qualname__ = _name
-    globals()[_name] = _fn
-    __all__.append(_name)
+__all__ += _export(globals(), _npi, '_npx_', 'mxnet.numpy_extension')
 
 
 @set_module('mxnet.numpy_extension')

@@ -3,11 +3,6 @@ of the table (``_npx__image_*``: ``to_tensor``, ``normalize``, ``resize``, ``cro
 and the random colour changes) with ``mx.np.ndarray`` results."""
 from ..image import *  # noqa: F401,F403
 from ..numpy.multiarray import _npi
-from ._entries import entries
+from ._entries import export
 
-__all__ = []
-for _name, _fn in entries(_npi, '_npx__image_').items():
-    _fn.__name__ = _fn.__qualname__ = _name
-    _fn.__module__ = 'mxnet.numpy_extension.image'
-    globals()[_name] = _fn
-    __all__.append(_name)
+__all__ = export(globals(), _npi, '_npx__image_', 'mxnet.numpy_extension.image')

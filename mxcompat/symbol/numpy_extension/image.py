@@ -1,7 +1,6 @@
 """``mx.sym.npx.image``: the image operators of ``mx.npx.image`` over symbols (``F.npx.image``
 of a hybridized NumPy-mode block)."""
 from ..numpy import _npi
-from ...numpy_extension._entries import entries
+from ...numpy_extension._entries import export
 
-globals().update(entries(_npi, '_npx__image_'))
-__all__ = sorted(entries(_npi, '_npx__image_'))
+__all__ = export(globals(), _npi, '_npx__image_')
