@@ -8,6 +8,7 @@ gradient; ``round`` rounds halves away from zero and ``rint`` rounds halves down
 """
 import math
 
+import numpy
 import torch
 
 from ..base import MXNetError, dtype_torch, torch_to_np_type
@@ -68,21 +69,42 @@ def _rint(x):
     return torch.where(x - f <= c - x, f, c)
 
 
+def _cube_root(x):
+    # torch has no cbrt: pow(|x|, 1/3) in float64 (float32/float16 go through it so that the
+    # result rounds correctly), off by up to ~100 ulps; one Newton step brings it within a few
+    # ulps of MXNet's libm cbrt. copysign keeps -0's sign.
+    x64 = x if x.dtype is torch.float64 else x.to(torch.float64)
+    y = torch.copysign(torch.abs(x64).pow(1.0 / 3), x64)
+    y = torch.where(torch.isfinite(y) & (y != 0), y + (x64 / (y * y) - y) / 3, y)
+    return y if x.dtype is torch.float64 else y.to(x.dtype)
+
+
+class _Cbrt(torch.autograd.Function):
+    """cbrt whose gradient is MXNet's ``_backward_cbrt``: ``g / (3 y^2)`` of the output ``y``
+    (infinite at 0; the Newton step above would differentiate to NaN there)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        y = _cube_root(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        y, = ctx.saved_tensors
+        return g * torch.reciprocal(3 * (y * y))  # (MXNet's order of operations)
+
+
 def _cbrt(x):
-    # torch has no cbrt: float32/float16 go through float64 so that the result rounds correctly
-    if x.dtype is torch.float64:
-        return torch.sign(x) * torch.abs(x).pow(1.0 / 3)
-    x64 = x.to(torch.float64)
-    return (torch.sign(x64) * torch.abs(x64).pow(1.0 / 3)).to(x.dtype)
+    if x.requires_grad and torch.is_grad_enabled():
+        return _Cbrt.apply(x)
+    return _cube_root(x)
 
 
 def _cbrt_any(x):
     if x.is_floating_point():
         return _cbrt(x)
-    y = _cbrt(x.to(torch.float64))
-    r = torch.round(y)
-    # pow(1/3) misses exact cubes by an ulp (64 -> 3.9999999999999996); integers must not
-    return torch.where(r * r * r == x, r, y).to(x.dtype)
+    return _cube_root(x.to(torch.float64)).to(x.dtype)  # (exact on cubes: 64 gives 4)
 
 
 def _gamma(x):
@@ -140,18 +162,26 @@ def _has_nan(x):
     return m != m
 
 
-class _Arcsinh(torch.autograd.Function):
-    """arcsinh whose gradient differentiates as MXNet 1.9.1's ``_backward_arcsinh`` does."""
+def _input_grad(name, fn, grad, doc):
+    """The function ``fn`` of one tensor ``x`` whose gradient is ``grad(g, x)``: MXNet's
+    formula where torch's differs (an autograd.Function, ``name``, where autograd records)."""
 
-    @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return torch.asinh(x)
+        return fn(x)
 
-    @staticmethod
     def backward(ctx, g):
         x, = ctx.saved_tensors
-        return _ArcsinhBackward.apply(g, x)
+        return grad(g, x)
+
+    function = type(name, (torch.autograd.Function,), {
+        'forward': staticmethod(forward), 'backward': staticmethod(backward), '__doc__': doc})
+
+    def apply(x):
+        if x.requires_grad and torch.is_grad_enabled():
+            return function.apply(x)
+        return fn(x)
+    return apply
 
 
 class _ArcsinhBackward(torch.autograd.Function):
@@ -171,22 +201,34 @@ class _ArcsinhBackward(torch.autograd.Function):
         return ograd * grad_x, ograd * g * grad_x * grad_x * grad_x * x
 
 
-def _arcsinh(x):
-    if x.requires_grad and torch.is_grad_enabled():
-        return _Arcsinh.apply(x)
-    return torch.asinh(x)
+_arcsinh = _input_grad(
+    '_Arcsinh', torch.asinh, _ArcsinhBackward.apply,
+    "arcsinh whose gradient differentiates as MXNet 1.9.1's ``_backward_arcsinh`` does.")
+_expm1 = _input_grad(
+    '_Expm1', torch.expm1, lambda g, x: g * torch.exp(x),
+    "expm1 whose gradient is MXNet's, ``g exp(x)`` (torch's ``g (expm1(x) + 1)`` loses the "
+    "digits of small exp(x): 1e-5 of it at x = -7 in float32).")
+_rcbrt = _input_grad(
+    '_Rcbrt', lambda x: torch.reciprocal(_cube_root(x)),
+    lambda g, x: g * -torch.reciprocal(3 * _cbrt(x) * x),
+    "1 / cbrt(x) whose gradient is MXNet's ``_backward_rcbrt``: ``-g / (3 cbrt(x) x)``.")
 
 
 def _softsign(x):
     return x / (1 + torch.abs(x))
 
 
+# MXNet's factors are float32's (180.0f / PI), for float64 arrays too
+_DEGREES_PER_RADIAN = float(numpy.float32(180) / numpy.float32(math.pi))
+_RADIANS_PER_DEGREE = float(numpy.float32(math.pi) / numpy.float32(180))
+
+
 def _degrees(x):
-    return x * (180.0 / math.pi)
+    return x * _DEGREES_PER_RADIAN
 
 
 def _radians(x):
-    return x * (math.pi / 180.0)
+    return x * _RADIANS_PER_DEGREE
 
 
 def _logical_not(x):
@@ -219,14 +261,14 @@ for _name, _fn, _doc in (
 for _name, _fn, _doc in (
         ('sqrt', torch.sqrt, 'Returns element-wise square-root value of the input.'),
         ('rsqrt', torch.rsqrt, 'Returns element-wise inverse square-root value of the input.'),
-        ('rcbrt', lambda x: torch.reciprocal(_cbrt(x)),
+        ('rcbrt', _rcbrt,
          'Returns element-wise inverse cube-root value of the input.'),
         ('exp', torch.exp, 'Returns element-wise exponential value of the input.'),
         ('log', torch.log, 'Returns element-wise Natural logarithmic value of the input.'),
         ('log10', torch.log10, 'Returns element-wise Base-10 logarithmic value of the input.'),
         ('log2', torch.log2, 'Returns element-wise Base-2 logarithmic value of the input.'),
         ('log1p', torch.log1p, 'Returns element-wise ``log(1 + x)`` value of the input.'),
-        ('expm1', torch.expm1, 'Returns ``exp(x) - 1`` computed element-wise on the input.'),
+        ('expm1', _expm1, 'Returns ``exp(x) - 1`` computed element-wise on the input.'),
         ('sin', torch.sin, 'Computes the element-wise sine of the input array.'),
         ('cos', torch.cos, 'Computes the element-wise cosine of the input array.'),
         ('tan', torch.tan, 'Computes the element-wise tangent of the input array.'),
@@ -279,7 +321,11 @@ def smooth_l1(data, *, scalar):
     if not data.is_floating_point():  # MXNet's in floating point, cast back (int_cast)
         return to_int(smooth_l1(data.to(torch.float64), scalar=scalar), data.dtype)
     a = torch.abs(data)
-    return torch.where(a > ibsq, a - 0.5 * ibsq, (0.5 * bsq) * data * data)
+    # (the square of x where it is taken, else of 0: the branch not taken must not
+    # differentiate to NaN where x is infinite; MXNet's gradient there is +-1)
+    beyond = a > ibsq
+    q = torch.where(beyond, 0.0, data)
+    return torch.where(beyond, a - 0.5 * ibsq, (0.5 * bsq) * q * q)
 
 
 @register('clip', monitor_prefix='input',

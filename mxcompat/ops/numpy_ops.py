@@ -17,7 +17,8 @@ from ..base import MXNetError, dtype_torch
 from ..deferred_errors import any_true, raise_at_read
 from .creation import EXACT_RANGE, _device, _fill_value, exact_range, linspace
 from .elemwise_arith import mod, power
-from .elemwise_unary import clip_integers, _cbrt, _rint  # (MXNet's np and nd kernels alike)
+# (MXNet's np and nd kernels alike)
+from .elemwise_unary import clip_integers, _cbrt, _degrees, _expm1, _radians, _rint
 from .int_cast import cast_recorded as _cast, int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
 from .shape_ops import _CONCAT_RULE, _fresh, _join as _join_checked, _shared, _split_parts, stack
@@ -245,12 +246,12 @@ def _reciprocal(x):
 
 
 _UNARY_FLOAT = {
-    'sqrt': torch.sqrt, 'cbrt': _cbrt, 'exp': torch.exp, 'expm1': torch.expm1,
+    'sqrt': torch.sqrt, 'cbrt': _cbrt, 'exp': torch.exp, 'expm1': _expm1,
     'log': torch.log, 'log2': torch.log2, 'log10': torch.log10, 'log1p': torch.log1p,
     'sin': torch.sin, 'cos': torch.cos, 'tan': torch.tan, 'arcsin': torch.asin,
     'arccos': torch.acos, 'arctan': torch.atan, 'sinh': torch.sinh, 'cosh': torch.cosh,
     'tanh': torch.tanh, 'arcsinh': torch.asinh, 'arccosh': torch.acosh, 'arctanh': torch.atanh,
-    'degrees': torch.rad2deg, 'radians': torch.deg2rad,
+    'degrees': _degrees, 'radians': _radians,
 }
 _UNARY_SAME = {
     'absolute': torch.abs, 'negative': _negative, 'sign': torch.sign,
@@ -273,13 +274,24 @@ for _name, _fn in _UNARY_SAME.items():
 @register('_npi_around', inputs=('x',), params={'decimals': (Int, 0)})
 def around(x, decimals):
     """Evenly round to the given number of decimals (halves to even, as NumPy; integers to
-    negative decimals truncated toward zero, as MXNet)."""
+    negative decimals truncated toward zero, as MXNet).
+
+    As MXNet, a floating-point array is scaled by ten one step at a time in its own type,
+    rounded (a -0.5 to +0) and scaled back the same way: MXNet's last bits and zeros' signs."""
     if not x.is_floating_point():
         if decimals >= 0:
             return x.clone()
         scale = 10 ** -decimals
         return torch.div(x, scale, rounding_mode='trunc') * scale
-    return torch.round(x, decimals=decimals)
+    # (past 400 steps every finite value is already 0 or infinite either way, as in MXNet)
+    steps = range(min(abs(decimals), 400))
+    t = x
+    for _ in steps:
+        t = t * 10 if decimals > 0 else t / 10
+    r = torch.round(t).masked_fill_(t == -0.5, 0.0)
+    for _ in steps:
+        r = r / 10 if decimals > 0 else r * 10
+    return r
 
 
 @register('_npi_clip', params={'a_min': (Opt(Float), None), 'a_max': (Opt(Float), None)})

@@ -62,6 +62,30 @@ CASES = _math_cases() + [
          grad=[0]),
     case('cbrt-cubes', 'cbrt', [np.array([-27, -8, 0, 1, 8, 27, 64, 125, 1000], np.int32)]),
     case('cbrt-cubes-f32', 'cbrt', [np.array([-27, -8, 1, 8, 27, 64, 125, 1000], np.float32)]),
+    # MXNet's gradients, of the output (cbrt) or of the input (rcbrt): infinite at 0
+    case('cbrt-zero-grad', 'cbrt', [np.array([0.0, -8.0, 27.0, 2.0, -3.3], np.float32)],
+         grad=[0]),
+    case('rcbrt-zero-grad', 'rcbrt', [np.array([0.0, -8.0, 27.0, 2.0, -3.3], np.float32)],
+         grad=[0]),
+    # MXNet's gradient of expm1 is exp(x), to the last digits where exp(x) is small
+    case('expm1-small-grad', 'expm1',
+         [np.array([-7.0, -3.0, -8.58, -2.5, -12.0, 0.5], np.float32)], grad=[0], rtol=1e-6,
+         atol=0),
+    # MXNet's factors are float32's 180 / pi and pi / 180, also for float64
+    case('degrees-f32-last-bit', 'degrees', [arr('degb', (20,), -7, 7)], grad=[0], rtol=1e-8,
+         atol=0),
+    case('degrees-f64-factor', 'degrees', [arr('degd', (6,), -7, 7, np.float64)], grad=[0],
+         rtol=1e-13, atol=0),
+    case('radians-f64-factor', 'radians', [arr('radd', (6,), -400, 400, np.float64)],
+         grad=[0], rtol=1e-13, atol=0),
+    # MXNet's gradient at an infinite x is +-1 (and NaN at NaN)
+    case('smooth_l1-inf-grad', 'smooth_l1',
+         [np.array([np.inf, -np.inf, 0.5, -3.0, np.nan], np.float32)], {'scalar': 2.0},
+         grad=[0]),
+    # float64 cube roots as MXNet's libm gives them, to a few ulps, over the whole range
+    case('cbrt-f64-wide', 'cbrt', [rng('cbrt-wide').uniform(-1, 1, 60) *
+                                   10.0 ** rng('cbrt-exp').randint(-300, 300, 60)],
+         rtol=1e-15, atol=0),
     case('gamma-negative', 'gamma', [np.array([-0.5, -1.5, -2.5, 0.5, 5.0], np.float32)],
          grad=[0]),
     case('gamma-f64-wide', 'gamma', [np.array([-3.3, 0.1, 1.0, 7.5, 20.0], np.float64)]),
