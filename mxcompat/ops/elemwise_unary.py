@@ -214,8 +214,11 @@ _rcbrt = _input_grad(
     "1 / cbrt(x) whose gradient is MXNet's ``_backward_rcbrt``: ``-g / (3 cbrt(x) x)``.")
 
 
-def _softsign(x):
-    return x / (1 + torch.abs(x))
+_softsign = _input_grad(
+    '_Softsign', lambda x: x / (1 + torch.abs(x)),
+    lambda g, x: g * torch.reciprocal(torch.square(1 + torch.abs(x))),
+    "softsign whose gradient is MXNet's, ``g / (1 + |x|)^2`` (0 at an infinite x, where "
+    "the quotient's is NaN).")
 
 
 # MXNet's factors are float32's (180.0f / PI), for float64 arrays too

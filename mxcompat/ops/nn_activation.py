@@ -10,13 +10,14 @@ import torch.nn.functional as F
 from ..autograd import is_training
 from ..base import MXNetError, dtype_torch
 from . import param_shapes
+from .elemwise_unary import _softsign
 from .registry import register, REQUIRED, Float, Bool, Shape, Opt, Enum, Int
 
 _SELU_LAMBDA = 1.0507009873554804934193349852946
 _SELU_ALPHA = 1.6732632423543772848170429916717
 
 _ACT = {'relu': torch.relu, 'sigmoid': torch.sigmoid, 'tanh': torch.tanh,
-        'softrelu': F.softplus, 'softsign': F.softsign}
+        'softrelu': F.softplus, 'softsign': _softsign}
 
 
 @register('Activation', aliases=('_npx_activation',), monitor_prefix='input', named_outputs=True,

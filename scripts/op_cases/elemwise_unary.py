@@ -78,6 +78,9 @@ CASES = _math_cases() + [
          rtol=1e-13, atol=0),
     case('radians-f64-factor', 'radians', [arr('radd', (6,), -400, 400, np.float64)],
          grad=[0], rtol=1e-13, atol=0),
+    case('softsign-inf-grad', 'softsign',
+         [np.array([np.inf, -np.inf, 7.8, -9.3, 0.0, 2.5], np.float32)], grad=[0], rtol=1e-8,
+         atol=0),
     # MXNet's gradient at an infinite x is +-1 (and NaN at NaN)
     case('smooth_l1-inf-grad', 'smooth_l1',
          [np.array([np.inf, -np.inf, 0.5, -3.0, np.nan], np.float32)], {'scalar': 2.0},

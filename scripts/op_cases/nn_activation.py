@@ -40,6 +40,10 @@ CASES = [
     act('act-softrelu', 'Activation', act_type='softrelu'),
     act('act-softrelu-large', 'Activation', lo=15, hi=30, act_type='softrelu'),
     act('act-softsign', 'Activation', act_type='softsign'),
+    # MXNet's gradient, g / (1 + |x|)^2, to the last bit and 0 at an infinite x
+    case('act-softsign-inf-grad', 'Activation',
+         kwargs={'data': np.array([np.inf, -np.inf, 7.8, -9.3, 0.0, 2.5], np.float32),
+                 'act_type': 'softsign'}, grad=['data'], rtol=1e-8, atol=0),
     act('act-relu-f64', 'Activation', dtype=np.float64, act_type='relu'),
     act('act-tanh-f64', 'Activation', dtype=np.float64, act_type='tanh'),
     act('act-sigmoid-f16', 'Activation', dtype=np.float16, act_type='sigmoid'),
