@@ -70,13 +70,15 @@ def _rint(x):
 
 
 def _cube_root(x):
-    # torch has no cbrt: pow(|x|, 1/3) in float64 (float32/float16 go through it so that the
-    # result rounds correctly), off by up to ~100 ulps; one Newton step brings it within a few
-    # ulps of MXNet's libm cbrt. copysign keeps -0's sign.
-    x64 = x if x.dtype is torch.float64 else x.to(torch.float64)
-    y = torch.copysign(torch.abs(x64).pow(1.0 / 3), x64)
-    y = torch.where(torch.isfinite(y) & (y != 0), y + (x64 / (y * y) - y) / 3, y)
-    return y if x.dtype is torch.float64 else y.to(x.dtype)
+    # torch has no cbrt: pow(|x|, 1/3) in float64, from which float32 / float16 results round
+    # correctly; float64's own, off by up to ~100 ulps, takes a Newton step to within a few
+    # ulps of MXNet's libm cbrt (a step of -0 where the root is 0, infinite or NaN: the step is
+    # NaN there, and -0 keeps the root's sign). copysign keeps -0's sign.
+    x64 = x.to(torch.float64)
+    y = torch.abs(x64).pow_(1.0 / 3).copysign_(x64)
+    if x.dtype is not torch.float64:
+        return y.to(x.dtype)
+    return y.add_((x / (y * y)).sub_(y).div_(3).nan_to_num_(-0.0))
 
 
 class _Cbrt(torch.autograd.Function):

