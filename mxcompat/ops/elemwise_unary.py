@@ -70,10 +70,10 @@ def _rint(x):
 
 
 def _cube_root(x):
-    # torch has no cbrt: pow(|x|, 1/3) in float64, from which float32 / float16 results round
-    # correctly; float64's own, off by up to ~100 ulps, takes a Newton step to within a few
-    # ulps of MXNet's libm cbrt (a step of -0 where the root is 0, infinite or NaN: the step is
-    # NaN there, and -0 keeps the root's sign). copysign keeps -0's sign.
+    # torch has no cbrt: pow(|x|, 1/3) in float64 (with x's sign, -0's too), from which
+    # float32 / float16 results round correctly; float64's own, off by up to ~100 ulps, takes
+    # a Newton step to within a few ulps of MXNet's libm cbrt. Where the root is 0, infinite
+    # or NaN the step is NaN: it becomes -0, which changes no root (nor a zero's sign).
     x64 = x.to(torch.float64)
     y = torch.abs(x64).pow_(1.0 / 3).copysign_(x64)
     if x.dtype is not torch.float64:
@@ -83,7 +83,7 @@ def _cube_root(x):
 
 class _Cbrt(torch.autograd.Function):
     """cbrt whose gradient is MXNet's ``_backward_cbrt``: ``g / (3 y^2)`` of the output ``y``
-    (infinite at 0; the Newton step above would differentiate to NaN there)."""
+    (infinite at 0, where differentiating the power gives NaN)."""
 
     @staticmethod
     def forward(ctx, x):
