@@ -536,6 +536,8 @@ def _parse_head(heads, head_grads):
                 ts.append(t)
                 gs.append(torch.ones_like(t) if g is None else g._t.to(t.dtype))
                 continue
+            if not t.requires_grad and _history.in_graph(h):
+                continue  # an output of a recorded call without a gradient (argmax, a mask)
             raise MXNetError('Cannot differentiate node because it is not in a computational '
                              'graph. You need to set is_recording to true or use '
                              'autograd.record() to save computational graphs for backward. If '

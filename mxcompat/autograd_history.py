@@ -25,7 +25,7 @@ import itertools
 
 import torch
 
-__all__ = ['ACTIVE', 'recording', 'note', 'note_graph', 'mark', 'get_symbol']
+__all__ = ['ACTIVE', 'recording', 'note', 'note_graph', 'mark', 'in_graph', 'get_symbol']
 
 ACTIVE = [0]
 _COUNT = itertools.count()  # MXNet's one counter for var<N> and null<N>
@@ -189,6 +189,14 @@ def since_freed(heads):
         if e is None or type(e[0]) is not tuple or e[0][5] != epoch:
             return False
     return True
+
+
+def in_graph(x):
+    """Whether the NDArray ``x`` is the output of a recorded call: MXNet's graph holds it even
+    where no gradient flows through it (``argmax``, the mask of rrelu), and a backward from
+    it sends its variables zero."""
+    e = getattr(x, '_h', None)
+    return e is not None and type(e[0]) is tuple
 
 
 def _follow(made, entry):
