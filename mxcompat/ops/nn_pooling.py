@@ -18,6 +18,7 @@ import torch.nn.functional as F
 
 from ..base import MXNetError
 from . import param_shapes
+from .elemwise_unary import _input_grad
 from .registry import register, REQUIRED, Int, Bool, Shape, Opt, Enum, AtLeast
 
 _MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
@@ -92,12 +93,31 @@ def _pool_padded(x, pool_type, kernel, stride, pad, outs, count_include_pad, p_v
     return sums
 
 
+def _square_root_grad(g, s):
+    # MXNet's lp backward gives 0 where a window's norm is 0 (a window of zeros, as after a
+    # relu), where the root's derivative is infinite and torch's chain rule gives NaN
+    root = torch.sqrt(s)
+    return torch.where(root == 0, 0.0, g / (2 * root))
+
+
+def _signed_cube_root(s):
+    return torch.sign(s) * s.abs() ** (1.0 / 3)
+
+
+def _cube_root_grad(g, s):
+    root = _signed_cube_root(s)
+    return torch.where(root == 0, 0.0, g / (3 * root * root))
+
+
+_LP_ROOT = {
+    2: _input_grad('_LpRoot2', torch.sqrt, _square_root_grad,
+                   'Square root of lp pooling sums, with MXNet\'s gradient (0 at 0).'),
+    3: _input_grad('_LpRoot3', _signed_cube_root, _cube_root_grad,
+                   'Signed cube root of lp pooling sums, with MXNet\'s gradient (0 at 0).')}
+
+
 def _lp_root(s, p_value):
-    if p_value == 1:
-        return s
-    if p_value == 2:
-        return torch.sqrt(s)
-    return torch.sign(s) * s.abs() ** (1.0 / 3)  # p_value 3: MXNet's cube root
+    return s if p_value == 1 else _LP_ROOT[p_value](s)
 
 
 def _global_pool(x, pool_type, dims, p_value):

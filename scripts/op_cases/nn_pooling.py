@@ -12,9 +12,15 @@ def arr(cid, *shape, dtype=np.float32):
         .astype(dtype)
 
 
-def pool(cid, shape, dtype=np.float32, func='Pooling', grad=True, **params):
+def relu_arr(cid, *shape):
+    """Distinct values with the negative ones set to 0, as after a relu: windows of zeros."""
+    a = arr(cid, *shape)
+    return np.where(a > 0, a, 0).astype(np.float32)
+
+
+def pool(cid, shape, dtype=np.float32, func='Pooling', grad=True, relu=False, **params):
     tol = {'rtol': 1e-2, 'atol': 1e-2} if dtype == np.float16 else {'rtol': 1e-5, 'atol': 1e-6}
-    kwargs = dict(params, data=arr(cid, *shape, dtype=dtype))
+    kwargs = dict(params, data=relu_arr(cid, *shape) if relu else arr(cid, *shape, dtype=dtype))
     # train mode: MXNet's oneDNN max pooling keeps its argmax workspace only when training
     return case(cid, func, kwargs=kwargs, grad=['data'] if grad else (), train=True, **tol)
 
@@ -90,6 +96,13 @@ CASES = [
     pool('global-sum-1d', (2, 3, 6), global_pool=True, pool_type='sum'),
     pool('global-avg-3d', (1, 2, 2, 3, 3), global_pool=True, pool_type='avg'),
     pool('global-lp2', (1, 2, 3, 3), global_pool=True, pool_type='lp', p_value=2),
+    # windows of zeros (after a relu): MXNet's gradient there is 0, not the root's NaN
+    pool('lp2-2d-zero-windows', (1, 2, 4, 6), relu=True, kernel=(2, 2), stride=(2, 2),
+         pool_type='lp', p_value=2),
+    pool('lp3-2d-zero-windows-pad-full', (1, 1, 4, 5), relu=True, kernel=(1, 2),
+         stride=(1, 2), pad=(0, 1), pool_type='lp', p_value=3, pooling_convention='full'),
+    pool('global-lp3-zero-channel', (2, 2, 1, 2), relu=True, global_pool=True,
+         pool_type='lp', p_value=3),
     # channel-last layouts
     pool('max-2d-nhwc', (2, 5, 6, 3), kernel=(2, 2), stride=(2, 2), layout='NHWC'),
     pool('avg-1d-nwc', (2, 6, 3), kernel=(3,), pad=(1,), pool_type='avg', layout='NWC'),
