@@ -278,7 +278,7 @@ def pick(data, index, *, axis, keepdims, mode):
         out = torch.gather(data, ax, idx)
     except RuntimeError:  # an index out of range: MXNet's mode='clip' clips it
         out = torch.gather(data, ax, idx.clamp(0, n - 1))
-    return out if keepdims else out.squeeze(ax)
+    return out if keepdims or ndim == 1 else out.squeeze(ax)  # (1-D data gives MXNet (1,))
 
 
 @register('batch_take', inputs=('a', 'indices'), differentiable=False,

@@ -50,6 +50,10 @@ def _affine_target(opname, target_shape):
     return target_shape
 
 
+def _step(size):
+    return 2.0 / (size - 1) if size > 1 else math.inf
+
+
 @register('GridGenerator', named_outputs=True, merges=False, inputs=('data',),
           params={'transform_type': (Enum('affine', 'warp'), REQUIRED),
                   'target_shape': (Shape, (0, 0))})
@@ -65,9 +69,10 @@ def grid_generator(data, *, transform_type, target_shape):
             raise MXNetError('GridGenerator: affine data must have shape (batch, 6), got %s'
                              % (tuple(data.shape),))
         dt, dev = data.dtype, data.device
-        # MXNet rounds the step 2/(size-1) to the data type before scaling the pixel index
-        xs = torch.arange(w, dtype=dt, device=dev) * torch.tensor(2.0 / (w - 1), dtype=dt) - 1
-        ys = torch.arange(h, dtype=dt, device=dev) * torch.tensor(2.0 / (h - 1), dtype=dt) - 1
+        # MXNet rounds the step 2/(size-1) to the data type before scaling the pixel index;
+        # a size of 1 makes its step infinite and the coordinates NaN (0 * inf)
+        xs = torch.arange(w, dtype=dt, device=dev) * torch.tensor(_step(w), dtype=dt) - 1
+        ys = torch.arange(h, dtype=dt, device=dev) * torch.tensor(_step(h), dtype=dt) - 1
         base = torch.stack([xs.repeat(h), ys.repeat_interleave(w),
                             torch.ones(h * w, dtype=dt, device=dev)])
         return torch.matmul(data.reshape(-1, 2, 3), base).reshape(data.shape[0], 2, h, w)

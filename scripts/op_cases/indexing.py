@@ -126,6 +126,14 @@ TAKE = [
     case('pick-3d-axis1', 'pick', [X, ix([[0, 3, 1, 1, 2]] * 3, np.int32)], {'axis': 1,
                                                                               'keepdims': True}),
     case('pick-fluent', 'NDArray.pick', [A, ix([1, 1, 0, 0])]),
+    # 1-D data: MXNet's result has shape (1,) with or without keepdims, for an index of
+    # shape (1,) or ()
+    case('pick-1d', 'pick', [f32('pick-1d', 4), ix([2])], {'axis': 0}, grad=[0]),
+    case('pick-1d-scalar-index', 'pick', [f32('pick-1d', 4), ix(5)], {'axis': -1,
+                                                                        'mode': 'wrap'},
+         grad=[0]),
+    case('pick-1d-keepdims', 'pick', [f32('pick-1d', 4), ix([1])], {'axis': 0,
+                                                                      'keepdims': True}),
     case('choose_element_0index', 'choose_element_0index', [A, ix([2, 1, 0, 0])], grad=[0]),
     case('pick-axis-none', 'pick', [A, ix([0])], {'axis': None}, check='error'),
     case('pick-bad-index-shape', 'pick', [A, ix([0, 1])], check='error'),

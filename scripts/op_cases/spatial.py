@@ -41,6 +41,13 @@ CASES = [
     case('GridGenerator-affine', 'GridGenerator',
          kwargs={'data': _affine, 'transform_type': 'affine', 'target_shape': (3, 4)},
          grad=['data']),
+    # a target side of 1: MXNet's step 2/(size-1) is infinite, the coordinates NaN
+    case('GridGenerator-affine-one-column', 'GridGenerator',
+         kwargs={'data': _affine, 'transform_type': 'affine', 'target_shape': (3, 1)},
+         grad=['data']),
+    case('GridGenerator-affine-one-row', 'GridGenerator',
+         kwargs={'data': _affine, 'transform_type': 'affine', 'target_shape': (1, 2)},
+         grad=['data']),
     # MXNet's CPU GridGenerator is float32 only (its GPU one is not): no float64 fixture
     case('GridGenerator-warp', 'GridGenerator',
          kwargs={'data': u('gw-d', 2, 2, 3, 4, lo=-2, hi=2), 'transform_type': 'warp'},
