@@ -361,8 +361,8 @@ def box_decode(data, anchors, *, std0, std1, std2, std3, clip,
     else:
         ax, ay, aw, ah = a.unbind(-1)
 
-    def c(v):
-        return torch.tensor(v, dtype=dt, device=x.device)
+    def c(v):  # MXNet's std* and clip are float32 parameters, also for float64 data
+        return torch.tensor(v, dtype=_F32).to(device=x.device, dtype=dt)
     ox = x[..., 0] * c(std0) * aw + ax
     oy = x[..., 1] * c(std1) * ah + ay
     dw = x[..., 2] * c(std2)
@@ -1162,8 +1162,9 @@ def deformable_psroi_pooling(data, rois, trans=None, *, spatial_scale, output_di
     # offset of its class and part
     first = _xy_grid(p, dt, dev) * bins.view(num, 1, 2, 1, 1) + start
     if not no_trans:
+        std = torch.tensor(trans_std, dtype=_F32).to(dt)    # a float32 parameter in MXNet
         moved = trans.reshape(num, -1)[:, _trans_index(output_dim, trans.shape[1] // 2, p, part,
-                                                        dt, dev)] * trans_std
+                                                        dt, dev)] * std
         first = first + moved * size.view(num, 1, 2, 1, 1)
     else:
         first = first.expand(num, output_dim, 2, p, p)
@@ -1264,14 +1265,19 @@ def bilinear_resize2d(data, like=None, *, height, width, scale_height, scale_wid
     if (mode == 'odd_scale' or (mode == 'size' and scale_height is not None)) and \
             (scale_height is None or scale_width is None):
         raise MXNetError('%s: mode %r needs both scale_height and scale_width' % (op, mode))
-    h, w = data.shape[2], data.shape[3]
+    n, c, h, w = data.shape
     oh, ow = _resize_shape(mode, h, w, height, width, scale_height, scale_width, like)
     if oh < 1 or ow < 1:
-        raise MXNetError('%s: the output size (%d, %d) must be positive' % (op, oh, ow))
-    if (oh, ow) == (h, w):
+        # a scale that rounds a side down to 0 gives MXNet an empty array (zero gradients)
+        out = data[:, :, :1, :1].expand(n, c, max(oh, 1), max(ow, 1))[:, :, :oh, :ow] * 0
+    elif (oh, ow) == (h, w):
         out = data.clone()
     else:
         x = data.float() if data.dtype == torch.float16 else data
+        if not align_corners:
+            # MXNet's source scale of a single output row (column) is 0: it reads the first
+            # input row (column), where torch reads the middle
+            x = x[:, :, :1 if oh == 1 else h, :1 if ow == 1 else w]
         out = F.interpolate(x, size=(oh, ow), mode='bilinear',
                             align_corners=align_corners).to(data.dtype)
     return _zero_grad_inputs(out, like) if mode == 'like' else out
@@ -1435,6 +1441,14 @@ def modulated_deformable_convolution(data, offset, mask, weight, bias=None, **p)
     GPU only; mxcompat on every device."""
     if mask is None:
         raise MXNetError('_contrib_ModulatedDeformableConvolution: input mask is missing')
-    p = {k: v for k, v in p.items() if k != 'im2col_step'}
+    if p['num_filter'] % p['num_deformable_group']:
+        raise MXNetError('_contrib_ModulatedDeformableConvolution: output num_filter must divide '
+                         'deformable group size: num_filter=%d is not a multiple of '
+                         'num_deformable_group=%d' % (p['num_filter'], p['num_deformable_group']))
+    step = p.pop('im2col_step')
+    if data.shape[0] > step and data.shape[0] % step:
+        raise MXNetError('_contrib_ModulatedDeformableConvolution: input batchsize must be '
+                         'smaller than or divide im2col_step: batch %d, im2col_step=%d'
+                         % (data.shape[0], step))
     return _deform_conv('_contrib_ModulatedDeformableConvolution', data, offset, mask, weight,
                         None if p['no_bias'] else bias, p, True)

@@ -197,9 +197,14 @@ def quadratic(data, *, a, b, c):
     .. math::
         f(x) = ax^2+bx+c
 
-    where :math:`x` is an input tensor and all operations in the function are element-wise."""
-    return a * data * data + b * data + c if data.is_floating_point() else \
-        (int(a) * data * data + int(b) * data + int(c)).to(data.dtype)
+    where :math:`x` is an input tensor and all operations in the function are element-wise.
+
+    As MXNet computes it: ``x * (a * x + b) + c`` with float32 coefficients, in float32 for
+    integer data (the result truncated to the data's type)."""
+    a, b, c = (float(np.float32(v)) for v in (a, b, c))
+    x = data if data.is_floating_point() else data.float()
+    out = x * (a * x + b) + c
+    return out if out.dtype == data.dtype else out.to(data.dtype)
 
 
 @register('_contrib_backward_quadratic', inputs=(),
@@ -396,6 +401,31 @@ def count_sketch(data, h, s, *, out_dim, processing_batch_size):
 # Hawkes process log likelihood
 # ---------------------------------------------------------------------------------------------
 
+class _Float32Math(torch.autograd.Function):
+    """``fn`` (torch.exp or torch.log) evaluated in float32, as MXNet's expf / logf also for
+    float64 data; the gradient in the data's type: exp's float32 result, or 1 / x."""
+
+    @staticmethod
+    def forward(ctx, x, fn):
+        out = fn(x.float()).to(x.dtype)
+        ctx.is_exp = fn is torch.exp
+        ctx.save_for_backward(out if ctx.is_exp else x)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        saved, = ctx.saved_tensors
+        return (g * saved if ctx.is_exp else g / saved), None
+
+
+def _exp_f32(t):
+    return _Float32Math.apply(t, torch.exp)
+
+
+def _log_f32(t):
+    return _Float32Math.apply(t, torch.log)
+
+
 @register('_contrib_hawkesll', named_outputs=True,
           inputs=('lda', 'alpha', 'beta', 'state', 'lags', 'marks', 'valid_length', 'max_time'),
           num_outputs=2, output_names=('output', 'out_state'))
@@ -425,6 +455,8 @@ def hawkesll(lda, alpha, beta, state, lags, marks, valid_length, max_time):
                             tuple(state.shape), tuple(lags.shape), tuple(marks.shape),
                             tuple(valid_length.shape), tuple(max_time.shape)))
     dt = lda.dtype
+    # MXNet's kernels call expf / logf: float32 for float64 data too (float16 rounds alike)
+    exp, log = (_exp_f32, _log_f32) if dt == torch.float64 else (torch.exp, torch.log)
     lags, max_time, valid_length = lags.detach(), max_time.detach(), valid_length.detach()
     phi = state.detach().clone()
     marks = marks.long()
@@ -438,17 +470,17 @@ def hawkesll(lda, alpha, beta, state, lags, marks, valid_length, max_time):
         t = torch.where(valid, t + lags[:, j], t)
         d = t - last[rows, ci]
         b = beta[ci]
-        ed = torch.exp(-b * d)
+        ed = exp(-b * d)
         s = phi[rows, ci]
         mu = lda[rows, ci]
         intensity = mu + alpha[ci] * b * s * ed
         comp = mu * d + alpha[ci] * s * (1 - ed)
-        ll = ll + torch.where(valid, torch.log(intensity) - comp, torch.zeros_like(ll))
+        ll = ll + torch.where(valid, log(intensity) - comp, torch.zeros_like(ll))
         onehot = F.one_hot(ci, k).to(dt) * valid.to(dt).unsqueeze(1)
         phi = phi + onehot * ((1 + s * ed) - s).unsqueeze(1)
         last = last + onehot * (t - last[rows, ci]).unsqueeze(1)
     d = max_time.unsqueeze(1) - last
-    ed = torch.exp(-beta * d)
+    ed = exp(-beta * d)
     ll = ll - (lda * d + alpha * phi * (1 - ed)).sum(1)
     return ll, zero_grad_link((ed * phi).detach(), lda, alpha, beta, state)
 

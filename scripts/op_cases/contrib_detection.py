@@ -163,6 +163,11 @@ CASES = [
          [u('dec', 2, 4, 4, lo=-2, hi=2), boxes('dec-a', 1, 4)],
          {'format': 'corner', 'clip': 0.5, 'std0': 0.1, 'std1': 0.1, 'std2': 0.2,
           'std3': 0.2}),
+    case('box_decode-float64-f32-params', 'contrib.box_decode',  # float32 std* and clip
+         [u('dec64', 2, 4, 4, lo=-2, hi=2, dtype=np.float64),
+          boxes('dec-a', 1, 4, dtype=np.float64)],
+         {'format': 'corner', 'clip': 0.3, 'std0': 0.1, 'std1': 0.2, 'std2': 0.3,
+          'std3': 0.7}, rtol=1e-13, atol=1e-15),
     case('box_decode-bad', 'contrib.box_decode', [u('dec', 2, 4, 3), boxes('dec-a', 1, 4)],
          check='error'),
 
@@ -288,6 +293,13 @@ CASES = [
          {'spatial_scale': 0.5, 'output_dim': 2, 'group_size': 2, 'pooled_size': 2,
           'sample_per_part': 2, 'no_trans': True}, grad=[0], rtol=1e-4, atol=1e-5),
 
+    case('DeformablePSROIPooling-float64-trans-std', 'contrib.DeformablePSROIPooling',
+         [u('dps64', 2, 8, 6, 7, dtype=np.float64), _rois[:3].astype(np.float64),
+          u('dps64t', 3, 2, 2, 2, dtype=np.float64)],
+         {'spatial_scale': 0.5, 'output_dim': 2, 'group_size': 2, 'pooled_size': 2,
+          'sample_per_part': 2, 'trans_std': 0.1}, grad=[0, 2], grad_outputs=[0],
+         rtol=1e-12, atol=1e-14),
+
     # ---- AdaptiveAvgPooling2D
     case('AdaptiveAvgPooling2D', 'contrib.AdaptiveAvgPooling2D', [u('aap', 2, 3, 7, 5)],
          {'output_size': 3}, grad=[0]),
@@ -325,6 +337,17 @@ CASES = [
     case('BilinearResize2D-float16', 'contrib.BilinearResize2D',
          [u('br', 2, 3, 4, 5, dtype=np.float16)], {'height': 3, 'width': 8}, rtol=1e-2,
          atol=1e-2),
+    # align_corners=False: MXNet reads the first row (column) for a single output row (column)
+    case('BilinearResize2D-one-row-no-align', 'contrib.BilinearResize2D', [u('br4', 2, 2, 4, 5)],
+         {'height': 1, 'width': 7, 'align_corners': False}, grad=[0]),
+    case('BilinearResize2D-one-col-no-align', 'contrib.BilinearResize2D', [u('br5', 1, 2, 3, 2)],
+         {'mode': 'to_odd_down', 'align_corners': False}, grad=[0]),
+    case('BilinearResize2D-one-pixel-no-align', 'contrib.BilinearResize2D',
+         [u('br6', 1, 3, 4, 3, dtype=np.float64)], {'height': 1, 'width': 1,
+                                                     'align_corners': False}, grad=[0]),
+    # a scale that rounds a side to 0: an empty array in MXNet
+    case('BilinearResize2D-empty', 'contrib.BilinearResize2D', [u('br', 2, 3, 4, 5)],
+         {'scale_height': 1.5, 'scale_width': 0.1}, grad=[0]),
     case('BilinearResize2D-3d', 'contrib.BilinearResize2D', [u('br', 3, 4, 5)],
          {'height': 3, 'width': 8}, check='error'),
 
@@ -356,6 +379,17 @@ CASES = [
                             modulated=True),
                      kernel=(3, 3), num_filter=6, num_group=2, num_deformable_group=2,
                      stride=(2, 2), pad=(1, 1)), rtol=1e-4, atol=1e-5),
+    case('ModulatedDeformableConvolution-filter-dgroup', 'contrib.ModulatedDeformableConvolution',
+         kwargs=dict(_dconv('mdcf', c=4, dg=2, nf=3, modulated=True), **dict(_conv_kw,
+                                                                            num_filter=3),
+                     num_deformable_group=2), check='error'),
+    case('ModulatedDeformableConvolution-im2col-step', 'contrib.ModulatedDeformableConvolution',
+         kwargs=dict(_dconv('mdcs', n=3, modulated=True), im2col_step=2, **_conv_kw),
+         check='error'),
+    case('ModulatedDeformableConvolution-im2col-step-divides',
+         'contrib.ModulatedDeformableConvolution',
+         kwargs=dict(_dconv('mdcs', n=4, modulated=True), im2col_step=2, **_conv_kw),
+         rtol=1e-4, atol=1e-5),
     case('ModulatedDeformableConvolution-float64', 'contrib.ModulatedDeformableConvolution',
          kwargs=dict(_dconv('mdc', modulated=True, dtype=np.float64), **_conv_kw),
          rtol=1e-9, atol=1e-11),

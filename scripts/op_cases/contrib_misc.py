@@ -117,6 +117,15 @@ CASES = [
     case('quadratic-default', 'contrib.quadratic', [u('qd', 2, 3)], grad=[0]),
     case('quadratic-float64', 'contrib.quadratic', [u('qd', 2, 3, dtype=np.float64)],
          {'a': -0.5, 'c': 4}, grad=[0], rtol=1e-12),
+    # MXNet: x * (a * x + b) + c with float32 a, b, c (also for float64 data), in float32 for
+    # integer data, truncated to the data's type
+    case('quadratic-float64-f32-coefs', 'contrib.quadratic',
+         [u('qd64', 3, 4, lo=-3, hi=3, dtype=np.float64)], {'a': 0.1, 'b': 0.3, 'c': 0.7},
+         grad=[0], rtol=1e-13, atol=1e-15),
+    case('quadratic-int-fraction', 'contrib.quadratic', [_ints('qdi', 2, 5, lo=-9, hi=9)],
+         {'a': 0.5, 'b': 1.7, 'c': -0.6}),
+    case('quadratic-int64-fraction', 'contrib.quadratic',
+         [_ints('qdi', 2, 5, lo=-9, hi=9, dtype=np.int64)], {'a': -0.25, 'b': 0.5, 'c': 2.5}),
     case('backward_quadratic', 'contrib.backward_quadratic', kwargs={'a': 1.0},
          check='error'),
     case('div_sqrt_dim', 'contrib.div_sqrt_dim', [u('ds', 2, 5)], grad=[0]),
@@ -151,6 +160,11 @@ CASES = [
          kwargs={k: (v.astype(np.float64) if v.dtype == np.float32 else v)
                  for k, v in _hawkes.items()},
          grad=['lda', 'alpha', 'beta'], grad_outputs=[0], rtol=1e-6, atol=1e-8),  # expf/logf
+    case('hawkesll-float64-expf', 'contrib.hawkesll',  # exp / log in float32 as MXNet's
+         kwargs={k: (v.astype(np.float64) if v.dtype == np.float32 else v)
+                 for k, v in dict(_hawkes, alpha=np.array([0.15, 0.35, 0.45], np.float32),
+                                  beta=np.array([0.7, 1.3, 2.1], np.float32)).items()},
+         grad=['lda', 'alpha', 'beta'], grad_outputs=[0], rtol=1e-12, atol=1e-14),
     case('hawkesll-bad-shape', 'contrib.hawkesll',
          kwargs=dict(_hawkes, alpha=np.array([0.2, 0.3], np.float32)), check='error'),
     case('backward_hawkesll', 'contrib.backward_hawkesll', check='error'),
