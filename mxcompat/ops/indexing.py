@@ -68,6 +68,24 @@ def zero_grad_link(out, *inputs):
     return out
 
 
+def zero_grad_outputs(fn):
+    """``fn`` (a table entry's implementation) whose floating-point outputs reach its array
+    inputs with zero gradient when recording: MXNet's MakeZeroGradNodes for operators that
+    compute a value without a backward pass of their own (``np.std``, ``np.percentile``,
+    ``np.linalg.eigh``, ...). Their operator names go in ``symbol/passes._ZERO_GRAD`` too."""
+    def op(*arrays, **params):
+        ins = [a for a in arrays if isinstance(a, torch.Tensor) and a.requires_grad]
+        if not ins or not torch.is_grad_enabled():
+            return fn(*arrays, **params)
+        out = fn(*(a.detach() if isinstance(a, torch.Tensor) else a for a in arrays), **params)
+        if isinstance(out, (tuple, list)):
+            return tuple(zero_grad_link(o, *ins) for o in out)
+        return zero_grad_link(out, *ins)
+    op.__name__ = op.__qualname__ = fn.__name__
+    op.__doc__ = fn.__doc__
+    return op
+
+
 def is_zero_grad(t):
     """Whether ``t`` is an output that :func:`zero_grad_link` attached: its gradient is not
     read (MXNet's backward pass does not take the operator's output gradient)."""

@@ -21,6 +21,7 @@ from .elemwise_arith import mod, power
 from .elemwise_unary import clip_integers, _cbrt, _degrees, _expm1, _radians, _rint
 from .int_cast import cast_recorded as _cast, int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
+from .indexing import zero_grad_outputs
 from .shape_ops import _CONCAT_RULE, _fresh, _join as _join_checked, _shared, _split_parts, stack
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
@@ -146,6 +147,18 @@ def _float_ints(fn):
     return op
 
 
+def _int_typed(fn):
+    """``fn`` (arctan2, hypot) of an array and a Python number as MXNet's scalar operators
+    compute it (mx.np gives them no ``is_int``, so their type rule keeps an integer array's
+    type, int64 for bool): on an integer array in float64, truncated back to its type
+    (``hypot(int32 [1, 2], 2)`` is [2, 2])."""
+    def op(a, b):
+        if a.is_floating_point() or b.is_floating_point():
+            return fn(a, b)
+        return _to_int(fn(a.to(torch.float64), b.to(torch.float64)), a.dtype)
+    return op
+
+
 def _in_int_type(fn):
     """``fn`` (ldexp) as MXNet computes it on an integer array and an integer operand of its
     type (an array, or a Python int the scalar operator truncated to it): in float64, cast
@@ -164,9 +177,9 @@ def _in_int_type(fn):
 
 def _make_binary(name, fn):
     if name in ('arctan2', 'hypot'):
-        fn = _float_ints(fn)
-    elif name == 'ldexp':
-        fn = _in_int_type(fn)
+        fn, scalar_fn = _float_ints(fn), _int_typed(fn)
+    else:
+        fn = scalar_fn = _in_int_type(fn) if name == 'ldexp' else fn
 
     inputs = ('x1', 'x2') if name in ('arctan2', 'hypot') else ('lhs', 'rhs')
 
@@ -189,7 +202,7 @@ def _make_binary(name, fn):
                 except RuntimeError:
                     pass  # a number beyond the type's range: as a tensor of that type, below
             data, s = _scalar_operands(data, scalar, is_int, rule)
-            return fn(data, _tensor_of(data, s))
+            return scalar_fn(data, _tensor_of(data, s))
 
     rfn = _REVERSED_NUMBER.get(name)
     if rfn is not None:
@@ -203,7 +216,7 @@ def _make_binary(name, fn):
     else:
         def rscalar_op(data, scalar, is_int):
             data, s = _scalar_operands(data, scalar, is_int, rule)
-            return fn(_tensor_of(data, s), data)
+            return scalar_fn(_tensor_of(data, s), data)
 
     doc = 'NumPy-compatible %s of two arrays, broadcast, with NumPy type promotion.' % name
     register('_npi_' + name, inputs=inputs, doc=doc)(fn)  # the torch function itself: no frame
@@ -358,7 +371,8 @@ def np_prod(a, axis, dtype, keepdims, initial):
 
 def _extreme(torch_fn, name):
     def op(a, axis, keepdims, initial):
-        if initial is None and a.numel() == 0:
+        if initial is None and a.numel() == 0 and (axis is None or any(
+                a.shape[d] == 0 for d in axis)):  # (an empty result of other axes is fine)
             raise MXNetError('%s: zero-size array to reduction operation %s which has no '
                              'identity; pass initial=' % (name, name))
         # (torch reduces every axis for dim=(); _axes inline)
@@ -386,10 +400,12 @@ register('_np_min', inputs=('a',), params=_EXTREME_PARAMS, aliases=('_np_amin',)
 def np_mean(a, axis, dtype, keepdims, initial):
     """Arithmetic mean along the specified axes (float32 for integer input; an integer input
     with an integer ``dtype`` is summed in that type, wrapping around, and the sum divided
-    with truncation, as MXNet and NumPy do)."""
+    with truncation, as MXNet and NumPy do); the mean of no elements is 0, as MXNet gives it
+    (NumPy's is NaN)."""
     td = dtype_torch(dtype) if dtype is not None else (
         a.dtype if a.is_floating_point() else torch.float32)
-    if td is a.dtype and (td is torch.float32 or td is torch.float64) and axis != ():
+    if td is a.dtype and (td is torch.float32 or td is torch.float64) and axis != () and \
+            a.numel():
         # (the common call; _axes inline)
         return torch.mean(a, axis[0] if axis is not None and len(axis) == 1 else axis,
                           keepdims)
@@ -398,7 +414,8 @@ def np_mean(a, axis, dtype, keepdims, initial):
         return torch.div(total, max(a.numel() // max(total.numel(), 1), 1),
                          rounding_mode='trunc').to(td)
     x = a.to(torch.float64)  # accumulated in float64, as MXNet accumulates float16 widely
-    return _cast(x if axis == () else torch.mean(x, dim=_axes(axis), keepdim=keepdims), td)
+    return _cast(x if axis == () else (torch.mean if a.numel() else torch.sum)(
+        x, dim=_axes(axis), keepdim=keepdims), td)
 
 
 def _wrapped(x, dtype):
@@ -454,9 +471,11 @@ def _moment(torch_fn, name):
 
 _MOMENT_PARAMS = {'axis': _AXIS, 'dtype': (Opt(DType), None), 'ddof': (Int, 0),
                   'keepdims': (Bool, False)}
-register('_npi_std', inputs=('a',), params=_MOMENT_PARAMS)(_moment(torch.std, 'standard '
-                                                                              'deviation'))
-register('_npi_var', inputs=('a',), params=_MOMENT_PARAMS)(_moment(torch.var, 'variance'))
+# (no gradient in MXNet 1.9.1: MakeZeroGradNodes)
+register('_npi_std', inputs=('a',), params=_MOMENT_PARAMS)(
+    zero_grad_outputs(_moment(torch.std, 'standard deviation')))
+register('_npi_var', inputs=('a',), params=_MOMENT_PARAMS)(
+    zero_grad_outputs(_moment(torch.var, 'variance')))
 
 
 def _arg(torch_fn):
@@ -773,8 +792,9 @@ def np_tensordot(a, b, a_axes_summed, b_axes_summed):
           params={'num_args': (Int, REQUIRED), 'subscripts': (Str, ''),
                   'optimize': (Int, 0)}, monitor_prefix='arg')
 def np_einsum(*data, num_args, subscripts, optimize):
-    """Einstein summation over the operands."""
-    return torch.einsum(subscripts, *data)
+    """Einstein summation over the operands, in their type (torch sums integers to int64)."""
+    out = torch.einsum(subscripts, *data)
+    return out if not data or out.dtype is data[0].dtype else out.to(data[0].dtype)
 
 
 # ------------------------------------------------------------------------ npx
@@ -900,7 +920,7 @@ def _atleast(fn):
 for _n, _fn in ((1, torch.atleast_1d), (2, torch.atleast_2d), (3, torch.atleast_3d)):
     register('_np_atleast_%dd' % _n, inputs=('*arys',), key_var_num_args='num_args',
              params={'num_args': (Int, REQUIRED)}, num_outputs=lambda a: a['num_args'],
-             monitor_prefix='arg')(_atleast(_fn))
+             monitor_prefix='arg')(zero_grad_outputs(_atleast(_fn)))
 
 
 @register('_np_diagonal', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
@@ -1119,6 +1139,7 @@ def npx_constraint_check(input, msg):  # pylint: disable=redefined-builtin
 @register('_npi_bincount', inputs=('data', 'weights'), differentiable=False,
           params={'minlength': (Int, 0), 'has_weights': (Bool, False)},
           input_rule=lambda p: ['data', 'weights'] if p['has_weights'] else ['data'])
+@zero_grad_outputs
 def np_bincount(data, weights=None, *, minlength, has_weights):
     """The number of occurrences (the sum of ``weights``) of each value in an array of
     non-negative integers; the type of ``weights``, of ``data`` without them."""
@@ -1174,7 +1195,9 @@ def np_ediff1d(input1, input2=None, input3=None, *, to_begin_arr_given, to_end_a
           input_rule=lambda p: ['a', 'weights'] if p['weighted'] else ['a'])
 def np_average(a, weights=None, *, axis, returned, weighted):
     """The weighted average along the given axes, and the sum of the weights (a 1-D
-    ``weights`` runs along the single ``axis``)."""
+    ``weights`` runs along the single ``axis``): as MXNet gives it, 0-d without weights (the
+    number of elements averaged) and for 1-D weights (their sum), not broadcast to the
+    average's shape as NumPy's is."""
     dims = tuple(range(a.dim())) if axis is None else tuple(d % a.dim() for d in axis)
     integer = not a.is_floating_point()  # (MXNet's in integers, truncated, in a's type)
     if weights is None:
@@ -1182,14 +1205,17 @@ def np_average(a, weights=None, *, axis, returned, weighted):
             avg = _int_mean(a, dims, False)[0].to(a.dtype)
         else:
             avg = torch.mean(a, dim=dims)
-        return avg, torch.full_like(avg, a.numel() // max(avg.numel(), 1))
+        return avg, torch.tensor(math.prod(a.shape[d] for d in dims), dtype=avg.dtype,
+                                 device=avg.device)
     if weights.dim() != a.dim():
         if weights.dim() != 1 or len(dims) != 1 or weights.shape[0] != a.shape[dims[0]]:
             raise MXNetError('average: weights of shape %s must have the shape of a %s, or be '
                              '1-D along the single axis' % (tuple(weights.shape),
                                                             tuple(a.shape)))
+        scale = torch.sum(weights)
         weights = weights.reshape([-1 if d == dims[0] else 1 for d in range(a.dim())])
-    scale = torch.sum(weights.expand(a.shape), dim=dims)
+    else:
+        scale = torch.sum(weights, dim=dims)
     if integer:
         return torch.div(torch.sum(a * weights, dim=dims), scale,
                          rounding_mode='trunc').to(a.dtype), scale.to(a.dtype)
@@ -1231,6 +1257,7 @@ def _percentile(a, q, dims, interpolation, keepdims):
           params={'axis': _AXIS, 'keepdims': (Bool, False), 'q_scalar': (Opt(Float), None),
                   'interpolation': (Str, 'linear')},
           input_rule=lambda p: ['a'] if p['q_scalar'] is not None else ['a', 'q'])
+@zero_grad_outputs
 def np_percentile(a, q=None, *, axis, keepdims, q_scalar, interpolation):
     """The ``q``-th percentiles (0 to 100) along the given axes (float64 for float64 input,
     float32 otherwise)."""
@@ -1312,6 +1339,7 @@ def _unique_outputs(p):
 @register('_npi_unique', differentiable=False, num_outputs=_unique_outputs,
           params={'return_index': (Bool, False), 'return_inverse': (Bool, False),
                   'return_counts': (Bool, False), 'axis': (Opt(Int), None)})
+@zero_grad_outputs
 def np_unique(data, return_index, return_inverse, return_counts, axis):
     """The sorted unique elements (slices along ``axis``), with the indices of their first
     occurrences, the inverse indices and the counts where asked (int64)."""

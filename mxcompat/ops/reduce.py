@@ -13,6 +13,7 @@ import math
 import torch
 
 from ..base import MXNetError, dtype_torch
+from .int_cast import cast_recorded
 from .registry import register, Int, Bool, Shape, Opt, Enum, DType
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
@@ -372,4 +373,9 @@ def cumsum(a, *, axis, dtype):
         for i in range(1, len(parts)):
             parts[i] = parts[i - 1] + parts[i]
         return torch.stack(parts, dim)
+    if x.requires_grad and not td.is_floating_point and x.is_floating_point():
+        # an integer sum of a recorded array: of its values truncated (as torch.cumsum's
+        # dtype casts them), the gradient passing through as MXNet's does
+        t = x.to(torch.float64)
+        return cast_recorded(torch.cumsum(t - (t - torch.trunc(t)).detach(), dim=dim), td)
     return torch.cumsum(x, dim=dim, dtype=td)

@@ -160,6 +160,93 @@ def _functions(mx, out):
     out['sum/float16-accumulate'] = np.sum(np.array(_f((300,), 11, 0, 1, 'float16'))).asnumpy()
 
 
+def _sweep_rules(mx, out):
+    """MXNet's rules that a randomized sweep of mx.np against MXNet found: operators whose
+    gradient MXNet registers as zero (MakeZeroGradNodes: std, var, atleast_*d, percentile,
+    quantile, eig*, pinv, bincount, unique), the sum of weights ``average`` returns (0-d
+    without weights and for 1-D ones), einsum in the operands' integer type, an integer
+    cumsum of a recorded float array, max / min of an empty array along non-empty axes, the
+    mean of nothing (0), and arctan2 / hypot of an integer array and a Python number (in the
+    array's type)."""
+    np, ag = mx.np, mx.autograd
+    sym = onp.array([[2., 1., 0.], [1., 3., 1.], [0., 1., 4.]])
+
+    def grad_of(name, fn, values, dtype='float32', signless=False):
+        x = np.array(onp.array(values), dtype=dtype)
+        x.attach_grad()
+        with ag.record():
+            y = fn(x)
+        head = y[0] if isinstance(y, (list, tuple)) else y
+        head.backward(np.array(onp.arange(head.size).reshape(head.shape) * 0.5 + 1.,
+                               dtype=head.dtype))
+        value = head.asnumpy()
+        out['zerograd/%s/value' % name] = onp.abs(value) if signless else value  # (of vectors)
+        out['zerograd/%s/grad' % name] = x.grad.asnumpy()
+
+    m = _f((3, 4), 30)
+    grad_of('std', np.std, m)
+    grad_of('var-axis-ddof', lambda x: np.var(x, axis=1, ddof=1), m, 'float64')
+    grad_of('std-method', lambda x: x.std(axis=0), m)
+    grad_of('atleast_1d', np.atleast_1d, m)
+    grad_of('atleast_2d', np.atleast_2d, _f((4,), 31))
+    grad_of('atleast_3d', lambda x: np.atleast_3d(x, x), m)
+    grad_of('percentile', lambda x: np.percentile(x, 40, axis=1), m)
+    grad_of('quantile', lambda x: np.quantile(x, np.array([0.25, 0.5]), axis=0), m)
+    grad_of('eigh-values', lambda x: np.linalg.eigh(x)[0], sym, 'float64')
+    grad_of('eigh-vectors', lambda x: np.linalg.eigh(x)[1], sym, 'float64', signless=True)
+    grad_of('eigvalsh', np.linalg.eigvalsh, sym)
+    grad_of('eig', lambda x: np.linalg.eig(x)[0], sym, 'float64')
+    grad_of('eigvals', np.linalg.eigvals, sym)
+    grad_of('pinv', np.linalg.pinv, _f((3, 2), 32))
+    grad_of('pinv-rcond-array', lambda x: np.linalg.pinv(x, np.array(1e-3)), _f((3, 2), 32))
+    grad_of('bincount-weights', lambda x: np.bincount(
+        np.array([0, 2, 2, 1], dtype='int32'), x), _f((4,), 33))
+    grad_of('unique', np.unique, [3., 1., 3., 2.])
+    grad_of('std-int', lambda x: np.std(x, axis=0), [[1, 5], [2, 9]], 'int32')
+
+    a = np.array(_f((2, 3), 34, dtype='float64'), dtype='float64')
+    for name, kw in (('plain', {}), ('axis', {'axis': 1}), ('axes', {'axis': (0, 1)}),
+                     ('weights-1d', {'axis': 1, 'weights': np.array([1., 2., 4.], dtype='float64')}),
+                     ('weights-full', {'axis': 0, 'weights': np.array(_f((2, 3), 35, 0.5,
+                                                                          2, 'float64'),
+                                                                       dtype='float64')})):
+        avg, scale = np.average(a, returned=True, **kw)
+        out['average/returned-%s/avg' % name] = avg.asnumpy()
+        out['average/returned-%s/sum' % name] = scale.asnumpy()
+    out['average/returned-int'] = np.average(np.array([[1, 4], [6, 9]], dtype='int32'),
+                                             axis=1, returned=True)[1].asnumpy()
+
+    i32 = np.array([[1, 2, 3], [4, 5, 6]], dtype='int32')
+    out['einsum/int32-sum'] = np.einsum('ij->', i32).asnumpy()
+    out['einsum/int32-matmul'] = np.einsum('ij,kj->ik', i32, i32).asnumpy()
+    out['einsum/int32-trace-optimize'] = np.einsum('ii', i32[:, :2], optimize=True).asnumpy()
+
+    x = np.array([1.5, 2.7, -0.5, 3.2], dtype='float32')
+    x.attach_grad()
+    with ag.record():
+        y = np.cumsum(x, dtype='int32')
+    y.backward()
+    out['cumsum/int-of-recorded/value'] = y.asnumpy()
+    out['cumsum/int-of-recorded/grad'] = x.grad.asnumpy()
+
+    empty = np.zeros((0, 3))
+    out['max/empty-other-axis'] = np.max(empty, axis=1).asnumpy()
+    out['min/empty-other-axis-keepdims'] = np.min(empty, axis=(1,), keepdims=True).asnumpy()
+    out['amax/empty-last-axis'] = np.amax(np.zeros((2, 0, 3)), axis=-1).asnumpy()
+    out['mean/empty-all'] = np.mean(empty).asnumpy()
+    out['mean/empty-axis'] = np.mean(np.zeros((2, 0)), axis=1).asnumpy()
+    out['mean/empty-dtype'] = np.mean(np.zeros((2, 0)), dtype='float64').asnumpy()
+    out['mean/empty-int8'] = np.mean(np.zeros((0, 2), dtype='int8'), axis=0).asnumpy()
+
+    ints = onp.array([-3, 1, 2, 7], dtype='int32')
+    for dtype in ('int32', 'int8', 'int64', 'bool'):
+        v = np.array(ints.astype(dtype), dtype=dtype)
+        out['scalar/hypot-%s' % dtype] = np.hypot(v, 2).asnumpy()
+        out['scalar/hypot-%s-float' % dtype] = np.hypot(2.5, v).asnumpy()
+        out['scalar/arctan2-%s' % dtype] = np.arctan2(v, 2).asnumpy()
+        out['scalar/rarctan2-%s' % dtype] = np.arctan2(1.5, v).asnumpy()
+
+
 def _float_grads(mx, out):
     """Gradients of floating-point arrays where MXNet's differ from torch's functions: the
     maximum / minimum of an array and a number (all of g at ties, 0 at NaN), pick with indices
@@ -219,7 +306,7 @@ def hybrid_cases(mx, out, **hybridize):
 
 def run(mx):
     """{case id: numpy array}, computed in NumPy mode (``npx.set_np()``)."""
-    return run_cases(mx, _int_grads, _float_grads, hybrid_cases, _functions)
+    return run_cases(mx, _int_grads, _float_grads, hybrid_cases, _functions, _sweep_rules)
 
 
 def write(mx, outdir):
