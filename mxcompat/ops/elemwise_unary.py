@@ -335,17 +335,27 @@ def smooth_l1(data, *, scalar):
 
 @register('clip', monitor_prefix='input',
           params={'a_min': (Float, REQUIRED), 'a_max': (Float, REQUIRED)})
-def clip(data, *, a_min, a_max):
-    """Clips (limits) the values in an array to [a_min, a_max]; the gradient is 0 outside."""
+def clip(data, a_min, a_max):
+    """Clips (limits) the values in an array to [a_min, a_max]; the gradient is 0 outside.
+    As MXNet, ``x > a_max`` is tested first: with ``a_min > a_max`` an element above
+    ``a_max`` becomes ``a_max`` and any other ``a_min`` (torch's clamp gives ``a_max``
+    everywhere); an integer array keeps its type (:func:`clip_integers`)."""
     if data.is_floating_point() or data.dtype is torch.bool:
-        return torch.clamp(data, a_min, a_max)
-    return clip_integers(data, a_min, a_max)
+        if a_min is not None and a_max is not None:
+            if a_min <= a_max or data.dtype is torch.bool:
+                return torch.clamp(data, a_min, a_max)
+            return torch.where(data > a_max, a_max, torch.where(data < a_min, a_min, data))
+        if a_min is not None or a_max is not None:  # (mx.np's clip leaves a side open)
+            return torch.clamp(data, a_min, a_max)
+    elif a_min is not None or a_max is not None:
+        return clip_integers(data, a_min, a_max)
+    raise MXNetError('clip: one of a_min and a_max must be given')
 
 
 def clip_integers(data, a_min, a_max):
     """MXNet's clip of an integer array, which keeps its type: an element below ``a_min``
     (compared as a number) becomes ``a_min`` cast to the type (int_cast), one above
-    ``a_max`` ``a_max`` cast so; None leaves that side open."""
+    ``a_max`` ``a_max`` cast so (the test MXNet makes first); None leaves that side open."""
     out = data
     if a_min is not None:
         out = torch.where(data < a_min, int_scalar(a_min, data.dtype), out)

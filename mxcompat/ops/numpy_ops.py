@@ -18,7 +18,7 @@ from ..deferred_errors import any_true, raise_at_read
 from .creation import EXACT_RANGE, _device, _fill_value, exact_range, linspace
 from .elemwise_arith import mod, power
 # (MXNet's np and nd kernels alike)
-from .elemwise_unary import clip_integers, _cbrt, _degrees, _expm1, _radians, _rint
+from .elemwise_unary import clip as _clip, _cbrt, _degrees, _expm1, _radians, _rint
 from .int_cast import cast_recorded as _cast, int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
 from .indexing import zero_grad_outputs
@@ -312,15 +312,7 @@ def around(x, decimals):
     return t
 
 
-@register('_npi_clip', params={'a_min': (Opt(Float), None), 'a_max': (Opt(Float), None)})
-def clip(data, a_min, a_max):
-    """Clip (limit) the values in an array. As MXNet, an integer array keeps its type: an
-    element below ``a_min`` (compared as a number) becomes ``a_min`` cast to it, truncated."""
-    if a_min is None and a_max is None:
-        raise MXNetError('clip: one of a_min and a_max must be given')
-    if data.is_floating_point() or data.dtype is torch.bool:
-        return torch.clamp(data, a_min, a_max)
-    return clip_integers(data, a_min, a_max)
+register('_npi_clip', params={'a_min': (Opt(Float), None), 'a_max': (Opt(Float), None)})(_clip)
 
 
 # ------------------------------------------------------------------------ reductions

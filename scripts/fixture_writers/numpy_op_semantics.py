@@ -166,8 +166,8 @@ def _sweep_rules(mx, out):
     quantile, eig*, pinv, bincount, unique), the sum of weights ``average`` returns (0-d
     without weights and for 1-D ones), einsum in the operands' integer type, an integer
     cumsum of a recorded float array, max / min of an empty array along non-empty axes, the
-    mean of nothing (0), and arctan2 / hypot of an integer array and a Python number (in the
-    array's type)."""
+    mean of nothing (0), arctan2 / hypot of an integer array and a Python number (in the
+    array's type), and clip with a_min > a_max."""
     np, ag = mx.np, mx.autograd
     sym = onp.array([[2., 1., 0.], [1., 3., 1.], [0., 1., 4.]])
 
@@ -188,6 +188,8 @@ def _sweep_rules(mx, out):
     grad_of('var-axis-ddof', lambda x: np.var(x, axis=1, ddof=1), m, 'float64')
     grad_of('std-method', lambda x: x.std(axis=0), m)
     grad_of('atleast_1d', np.atleast_1d, m)
+    # (not a zero gradient: clip with a_min > a_max, x > a_max tested first)
+    grad_of('clip-empty-range', lambda x: np.clip(x, 1.0, 0.0), [-2.0, 0.5, 3.0, 0.0])
     grad_of('atleast_2d', np.atleast_2d, _f((4,), 31))
     grad_of('atleast_3d', lambda x: np.atleast_3d(x, x), m)
     grad_of('percentile', lambda x: np.percentile(x, 40, axis=1), m)

@@ -126,6 +126,11 @@ CASES = _math_cases() + [
     case('clip-int', 'clip', [ints('clipi', (3, 4))], {'a_min': -1.5, 'a_max': 2.7}),
     case('clip-nan', 'clip', [np.array([np.nan, 5.0, -5.0], np.float32)],
          {'a_min': -1.0, 'a_max': 1.0}),
+    # a_min > a_max: MXNet tests x > a_max first (a_max above it, a_min elsewhere)
+    case('clip-empty-range', 'clip', [np.array([-2.0, 0.5, 3.0, 0.0, np.nan], np.float32)],
+         {'a_min': 1.0, 'a_max': 0.0}, grad=[0]),
+    case('clip-int-empty-range', 'clip', [np.array([-2, 0, 1, 3], np.int32)],
+         {'a_min': 1.0, 'a_max': 0.0}),
     case('clip-positional', 'clip', [arr('clipp', (2, 2), -3, 3), -0.5, 0.5], grad=[0]),
     case('clip-fluent', 'NDArray.clip', [arr('clipf', (2, 2), -3, 3), -0.5, 0.5], grad=[0]),
     case('clip-missing', 'clip', [arr('clipm', (2, 2))], {'a_min': 0.0}, check='error'),
