@@ -8,7 +8,8 @@ MXNet's window rules, per spatial axis of size L with kernel k, stride s, pad p:
 * 'same': ``out = ceil((L + 2p) / s)``.
 
 Windows are clipped to the input (max ignores padding; avg divides by the window clipped to
-``L + p``, or by its valid part when ``count_include_pad=False``). When torch's pooling gives the
+``L + p``, or by its valid part when ``count_include_pad=False``). A 'full' window that holds
+no element averages to 0, except in 3-D, where MXNet's kernels give NaN when its divisor is 0. When torch's pooling gives the
 same windows (the common case) it is called directly; otherwise the input is padded explicitly.
 """
 import math
@@ -59,7 +60,9 @@ def _torch_matches(sizes, outs, kernel, stride, pad, ceil_mode):
 
 
 def _window_counts(x, sizes, outs, kernel, stride, pad, include_pad):
-    """Divisor of each output of MXNet's avg pooling, as a tensor broadcastable to the output."""
+    """Divisor of each output of MXNet's avg pooling, as a tensor broadcastable to the output:
+    the product of the per-axis window sizes, which is 0 or negative only for a window that
+    holds no element (whose sum is 0)."""
     nd = len(kernel)
     total = None
     for d, (L, o, k, s, p) in enumerate(zip(sizes, outs, kernel, stride, pad)):
@@ -68,7 +71,7 @@ def _window_counts(x, sizes, outs, kernel, stride, pad, include_pad):
             cnt = torch.clamp(start + k, max=L + p) - start
         else:
             cnt = torch.clamp(start + k, max=L) - torch.clamp(start, min=0)
-        cnt = cnt.clamp(min=1).to(x.dtype).reshape((o,) + (1,) * (nd - 1 - d))
+        cnt = cnt.to(x.dtype).reshape((o,) + (1,) * (nd - 1 - d))
         total = cnt if total is None else total * cnt
     return total
 
@@ -89,7 +92,11 @@ def _pool_padded(x, pool_type, kernel, stride, pad, outs, count_include_pad, p_v
         x = x if p_value == 1 else x ** p_value
     sums = _sum_pool(F.pad(x, pads), kernel, stride, zero)
     if pool_type == 'avg':
-        return sums / _window_counts(x, sizes, outs, kernel, stride, pad, count_include_pad)
+        counts = _window_counts(x, sizes, outs, kernel, stride, pad, count_include_pad)
+        out = sums / counts.clamp(min=1)
+        if nd == 3:  # MXNet's 3-D kernels (CPU and GPU) give NaN where the divisor is 0
+            out = torch.where(counts == 0, float('nan'), out)
+        return out
     return sums
 
 

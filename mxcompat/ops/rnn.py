@@ -12,6 +12,10 @@ with their GPU meaning on every device: ``use_sequence_length`` (each batch elem
 its own length; outputs beyond it are 0 and the returned states are those of the last valid
 step) and ``lstm_state_clip_min``/``lstm_state_clip_max`` (the LSTM cell state is clipped at
 every step; the clipped path is a Python loop over time steps).
+
+torch's fused LSTM kernel recognizes a projection only by the projected state and the cell
+state differing in size; a ``projection_size`` equal to ``state_size``, which MXNet accepts,
+runs through the same loop.
 """
 import torch
 import torch.nn.functional as F
@@ -156,14 +160,16 @@ def run_unpacked(data, weights, state, state_cell, lengths, mode, num_layers, bi
         p = 0.0
         train = data.is_cuda and torch.is_grad_enabled() and \
             (data.requires_grad or any(w.requires_grad for w in weights))
-    if mode == 'lstm' and clip_min is not None:
-        return _lstm_clipped(data, state, state_cell, weights, num_layers,
-                             2 if bidirectional else 1, p, train, lengths, clip_min, clip_max,
-                             clip_nan)
+    dirs = 2 if bidirectional else 1
+    # torch's fused LSTM tells a projection only by h and c differing in size: a
+    # projection_size equal to state_size runs the loop
+    if mode == 'lstm' and (clip_min is not None or (
+            len(weights) == 5 * num_layers * dirs and state.shape[2] == state_cell.shape[2])):
+        return _lstm_loop(data, state, state_cell, weights, num_layers, dirs, p, train,
+                          lengths, clip_min, clip_max, clip_nan)
     hx = (state, state_cell) if mode == 'lstm' else state
     if lengths is not None:
-        return _packed(mode, data, hx, weights, num_layers, 2 if bidirectional else 1, p, train,
-                       lengths)
+        return _packed(mode, data, hx, weights, num_layers, dirs, p, train, lengths)
     return tuple(_KERNELS[mode](data, hx, weights, True, num_layers, p, train, bidirectional,
                                 False))
 
@@ -231,9 +237,10 @@ def _clip(c, lo, hi, clip_nan):
     return c.clamp(lo, hi)
 
 
-def _lstm_clipped(data, h0, c0, weights, num_layers, dirs, p, train, lengths, lo, hi,
-                  clip_nan):
-    """LSTM whose cell state is clipped to [lo, hi] after every step (cuDNN's clip mode)."""
+def _lstm_loop(data, h0, c0, weights, num_layers, dirs, p, train, lengths, lo, hi, clip_nan):
+    """LSTM as a Python loop over time steps, for what torch's fused kernel cannot do: a cell
+    state clipped to [lo, hi] after every step (cuDNN's clip mode; lo None: no clipping) and
+    a projection as large as the state."""
     per = len(weights) // (num_layers * dirs)
     seq_len = data.shape[0]
     valid = None
@@ -252,8 +259,9 @@ def _lstm_clipped(data, h0, c0, weights, num_layers, dirs, p, train, lengths, lo
             ys = [None] * seq_len
             for t in (range(seq_len - 1, -1, -1) if d else range(seq_len)):
                 i, f, g, o = (xs[t] + F.linear(h, w_hh, b_hh)).chunk(4, 1)
-                c_new = _clip(torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g),
-                              lo, hi, clip_nan)
+                c_new = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+                if lo is not None:
+                    c_new = _clip(c_new, lo, hi, clip_nan)
                 h_new = torch.sigmoid(o) * torch.tanh(c_new)
                 if w_hr is not None:
                     h_new = F.linear(h_new, w_hr)

@@ -49,6 +49,11 @@ CASES = {
     'avgpool2d_nhwc': _c(lambda mx: mx.gluon.nn.AvgPool2D(2, layout='NHWC'), X2L),
     'avgpool3d': _c(lambda mx: mx.gluon.nn.AvgPool3D(2, 1, (1, 0, 0)), X3),
     'avgpool3d_ndhwc': _c(lambda mx: mx.gluon.nn.AvgPool3D(2, layout='NDHWC'), X3L),
+    # ceil_mode windows that start past the (padded) input: MXNet's 3-D kernels give NaN
+    'avgpool3d_ceil_empty': _c(lambda mx: mx.gluon.nn.AvgPool3D((1, 2, 2), 2, ceil_mode=True),
+                               X3, TRAIN_PREDICT),
+    'avgpool3d_ceil_empty_nopad': _c(lambda mx: mx.gluon.nn.AvgPool3D(
+        (1, 3, 3), 2, (0, 1, 1), ceil_mode=True, count_include_pad=False), X3, TRAIN_PREDICT),
     'gmaxpool1d': _c(lambda mx: mx.gluon.nn.GlobalMaxPool1D(), X1, TRAIN),
     'gmaxpool2d': _c(lambda mx: mx.gluon.nn.GlobalMaxPool2D(), X2, TRAIN),
     'gmaxpool2d_nhwc': _c(lambda mx: mx.gluon.nn.GlobalMaxPool2D(layout='NHWC'), X2L, TRAIN),

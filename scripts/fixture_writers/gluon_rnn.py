@@ -78,6 +78,10 @@ MODELS = {
     'lstm_proj_bi_ntc': _layer('LSTM', 4, layout='NTC', bidirectional=True,
                                projection_size=2, num_layers=2),
     'lstm_nostate': _layer('LSTM', 3, states=False, bidirectional=True),
+    # projection_size equal to hidden_size (torch's fused kernel cannot tell it is there)
+    'lstm_proj_equal': _layer('LSTM', 3, num_layers=2, projection_size=3),
+    'lstm_proj_equal_bi_ntc': _layer('LSTM', 2, layout='NTC', bidirectional=True,
+                                     projection_size=2, states=False),
     'gru_2l_bi_ntc': _layer('GRU', 4, num_layers=2, layout='NTC', bidirectional=True),
     'gru_tnc': _layer('GRU', 3),
     'cell_rnn_tanh': _cell(lambda rnn: rnn.RNNCell(4, prefix='c_')),
