@@ -9,8 +9,9 @@ MXNet's window rules, per spatial axis of size L with kernel k, stride s, pad p:
 
 Windows are clipped to the input (max ignores padding; avg divides by the window clipped to
 ``L + p``, or by its valid part when ``count_include_pad=False``). A 'full' window that holds
-no element averages to 0, except in 3-D, where MXNet's kernels give NaN when its divisor is 0. When torch's pooling gives the
-same windows (the common case) it is called directly; otherwise the input is padded explicitly.
+no element averages to 0, except in 3-D, where MXNet's kernels give NaN when its divisor is 0.
+When torch's pooling gives the same windows (the common case) it is called directly;
+otherwise the input is padded explicitly.
 """
 import math
 
