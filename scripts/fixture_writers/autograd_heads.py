@@ -1,8 +1,8 @@
 """Heads of ``backward`` through which no gradient flows, from real MXNet: every output of a
 call recorded on a variable is in MXNet's graph, so ``autograd.backward`` takes it as a head
-and sends it nothing (``argmax``, ``one_hot`` of it, the mask of rrelu in predict mode (whose values MXNet leaves uninitialized), all
-outputs of ``topk(ret_typ='both')`` and of ``BatchNorm(output_mean_var=True)``), also after a
-backward freed the graph of other heads. An array that no recorded call made (a constant
+and sends it nothing (``argmax``, ``one_hot`` of it, the mask of rrelu in predict mode, whose
+values MXNet leaves uninitialized, all outputs of ``topk(ret_typ='both')`` and of
+``BatchNorm(output_mean_var=True)``), also after a backward freed the graph of other heads. An array that no recorded call made (a constant
 created inside ``record()``) is no head: 'error' holds 1 when the backward raised. The same
 ``run(mx)`` executes under mxcompat in tests/test_autograd_heads.py."""
 import os

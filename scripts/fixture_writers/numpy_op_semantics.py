@@ -208,7 +208,8 @@ def _sweep_rules(mx, out):
 
     a = np.array(_f((2, 3), 34, dtype='float64'), dtype='float64')
     for name, kw in (('plain', {}), ('axis', {'axis': 1}), ('axes', {'axis': (0, 1)}),
-                     ('weights-1d', {'axis': 1, 'weights': np.array([1., 2., 4.], dtype='float64')}),
+                     ('weights-1d', {'axis': 1,
+                                     'weights': np.array([1., 2., 4.], dtype='float64')}),
                      ('weights-full', {'axis': 0, 'weights': np.array(_f((2, 3), 35, 0.5,
                                                                           2, 'float64'),
                                                                        dtype='float64')})):
