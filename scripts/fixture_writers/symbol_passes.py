@@ -141,6 +141,34 @@ SHAPE_CASES = ('conflict-late', 'conflict-direct', 'square-ok', 'fc-backward', '
                'sort-flat', 'float64-constant', 'fc-weight-rows')
 
 
+def partial_shape_case(mx, cid):
+    """A symbol whose variables declare shapes with unknown (0) dims, for infer_shape_partial:
+    an output dim that depends on an unknown input dim is unknown, whatever the padding; one
+    that does not (a Convolution's num_filter) is known."""
+    S = mx.sym
+    return {
+        'conv1d-grouped-pad': S.Convolution(S.var('data', shape=(1, 0, 0)), kernel=(2,),
+                                            num_filter=2, num_group=2, pad=(1,), stride=(2,)),
+        'conv1d-channels': S.Convolution(S.var('data', shape=(1, 0, 5)), kernel=(2,),
+                                         num_filter=2, pad=(1,)),
+        'conv2d-batch-width': S.Convolution(S.var('data', shape=(0, 3, 5, 0)), kernel=(3, 3),
+                                            num_filter=2, pad=(1, 1)),
+        'deconv-width': S.Deconvolution(S.var('data', shape=(1, 3, 0)), kernel=(3,),
+                                        num_filter=2, pad=(1,)),
+        'deconv-channels': S.Deconvolution(S.var('data', shape=(1, 0, 4)), kernel=(3,),
+                                           num_filter=2, pad=(1,)),
+        'pool-channels': S.Pooling(S.var('data', shape=(2, 0, 3, 4)), kernel=(2, 2),
+                                   pad=(1, 1), pool_type='max'),
+        'conv-fc-chain': S.FullyConnected(S.Convolution(S.var('data', shape=(0, 2, 6)),
+                                                        kernel=(3,), num_filter=4, pad=(2,)),
+                                          num_hidden=3),
+    }[cid]
+
+
+PARTIAL_CASES = ('conv1d-grouped-pad', 'conv1d-channels', 'conv2d-batch-width', 'deconv-width',
+                 'deconv-channels', 'pool-channels', 'conv-fc-chain')
+
+
 def arange_infer_range(mx):
     """Outputs of ``arange(infer_range=True)`` graphs, whose size comes from the consumer."""
     outs = []
@@ -313,6 +341,9 @@ def write(mx, outdir):
         except Exception as err:
             facts['shape'][cid] = {'error': str(err).strip().split('\n')[0][:300]}
         facts['shape'][cid]['partial'] = _error(lambda: sym.infer_shape_partial(**shapes))
+    facts['partial'] = {cid: [[list(s) for s in ss]
+                              for ss in partial_shape_case(mx, cid).infer_shape_partial()]
+                        for cid in PARTIAL_CASES}
     sym, _ = shape_case(mx, 'batch-take')
     facts['batch_take_types'] = [[t.__name__ for t in ts] for ts in sym.infer_type(x='float32')]
     lstm = _lstm_group(mx)
