@@ -421,7 +421,7 @@ class Symbol:
         return _arith(self, other, '_Power', '_PowerScalar')
 
     def __rpow__(self, other):
-        return _arith(self, other, None, '_RPowerScalar')
+        return _arith(self, other, None, '_rpower_scalar')
 
     def __neg__(self):
         return self.__mul__(-1.0)

@@ -241,6 +241,26 @@ def simple_bind_keywords(mx):
             'list_shape_raises': _error(lambda: y.simple_bind(mx.cpu(), x=[2, 3])) != 'ok'}
 
 
+def arith_names(mx):
+    """(operator, name) of the node that each Python operator on a Symbol makes, with scalars
+    on either side and with another Symbol, under a fresh NameManager."""
+    import json as _json
+    exprs = [lambda x: x + 1, lambda x: 1 + x, lambda x: x - 1, lambda x: 1 - x,
+             lambda x: x * 2, lambda x: 2 * x, lambda x: x / 2, lambda x: 2 / x,
+             lambda x: x % 2, lambda x: 2 % x, lambda x: x ** 2, lambda x: 2 ** x,
+             lambda x: -x, lambda x: abs(x), lambda x: x > 1, lambda x: 1 < x,
+             lambda x: x == 1, lambda x: x != 1, lambda x: x >= 1, lambda x: x <= 1,
+             lambda x: x + x, lambda x: x - x, lambda x: x * x, lambda x: x / x,
+             lambda x: x % x, lambda x: x ** x, lambda x: x > x, lambda x: x == x]
+    out = []
+    with mx.name.NameManager():
+        x = mx.sym.var('x')
+        for fn in exprs:
+            node = _json.loads(fn(x).tojson())['nodes'][-1]
+            out.append([node['op'], node['name']])
+    return out
+
+
 def nondiff_grads(mx):
     """The 'write' gradients an executor leaves after a backward pass through a
     non-differentiable operator (the arrays held 5 before)."""
@@ -353,6 +373,7 @@ def write(mx, outdir):
     for cid in DEBUG_CASES:
         facts['debug'][cid] = debug_case(mx, cid).debug_str()
     facts['nondiff_grads'] = nondiff_grads(mx)
+    facts['arith_names'] = arith_names(mx)
     facts['arange_infer_range'] = arange_infer_range(mx)
     facts['ones_unknown_dims'] = ones_unknown_dims(mx)
     facts['empty_shape_inputless'] = empty_shape_inputless(mx)
