@@ -261,6 +261,21 @@ def arith_names(mx):
     return out
 
 
+def group_attrs(mx):
+    """attr and list_attr of symbols with several outputs: a group of two nodes (list_attr
+    gives its first output's attributes, attr nothing), a group of one node twice, a node with
+    two outputs and one of them."""
+    S = mx.sym
+    x = S.var('x', attr={'a': '1'})
+    split = S.SliceChannel(x, num_outputs=2, attr={'__k__': 'w'})
+    relu = S.relu(x, attr={'__k__': 'r'})
+    out = []
+    for sym in (S.Group([S.sin(x, attr={'__k__': 'v'}), S.FullyConnected(x, num_hidden=2)]),
+                S.Group([relu, relu]), split, split[1]):
+        out.append([sym.list_attr(), sym.attr('__k__')])
+    return out
+
+
 def nondiff_grads(mx):
     """The 'write' gradients an executor leaves after a backward pass through a
     non-differentiable operator (the arrays held 5 before)."""
@@ -374,6 +389,7 @@ def write(mx, outdir):
         facts['debug'][cid] = debug_case(mx, cid).debug_str()
     facts['nondiff_grads'] = nondiff_grads(mx)
     facts['arith_names'] = arith_names(mx)
+    facts['group_attrs'] = group_attrs(mx)
     facts['arange_infer_range'] = arange_infer_range(mx)
     facts['ones_unknown_dims'] = ones_unknown_dims(mx)
     facts['empty_shape_inputless'] = empty_shape_inputless(mx)
