@@ -13,8 +13,8 @@ from mxcompat.test_utils import environment
 from scripts.fixture_writers.symbol_passes import (
     CSE_CASES, DEBUG_CASES, GRAD_CASES, GRAD_REQS, PLAN_CASES, SHAPE_CASES, _lstm_group,
     arange_infer_range, cse_case, debug_case, grad_case, grad_req, grad_shapes, nondiff_grads,
-    ones_unknown_dims, empty_shape_inputless, plan_case, shape_case, simple_bind_keywords,
-    variadic_auto_variables)
+    PARTIAL_CASES, arith_names, group_attrs, ones_unknown_dims, empty_shape_inputless,
+    partial_shape_case, plan_case, shape_case, simple_bind_keywords, variadic_auto_variables)
 
 from conftest import FIXTURES
 
@@ -132,6 +132,23 @@ def test_infer_shape(facts, cid):
     arg, out, _ = sym.infer_shape(**shapes)
     assert [list(s) for s in arg] == want['arg']
     assert [list(s) for s in out] == want['out']
+
+
+@pytest.mark.parametrize('cid', PARTIAL_CASES)
+def test_infer_shape_partial_unknown_dims(facts, cid):
+    # output dims that depend on unknown (0) input dims stay unknown, the others are known
+    got = partial_shape_case(mx, cid).infer_shape_partial()
+    assert [[list(s) for s in ss] for ss in got] == facts['partial'][cid]
+
+
+def test_arithmetic_node_names(facts):
+    # 2 ** x is MXNet's _rpower_scalar (named _rpower_scalar0), x ** 2 its _PowerScalar alias
+    assert arith_names(mx) == facts['arith_names']
+
+
+def test_attributes_of_groups_and_multi_output_nodes(facts):
+    # list_attr is the first output's node's; attr needs every output from one node
+    assert group_attrs(mx) == facts['group_attrs']
 
 
 def test_arange_infer_range(facts):

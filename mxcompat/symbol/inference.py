@@ -72,10 +72,12 @@ _META_CACHE = {}
 _META_CACHE_SIZE = 8192
 
 
-def run_meta(node, in_shapes, in_dtypes, partial=False):
+def run_meta(node, in_shapes, in_dtypes, partial=False, meta_only=False):
     """Output (shapes, dtypes) of ``node`` for known input shapes, or None if it cannot tell.
 
-    With ``partial`` the shapes hold unknown (0) dimensions, and an error means "unknown"."""
+    With ``partial`` the shapes hold unknown (0) dimensions, and an error means "unknown".
+    With ``meta_only`` an implementation that cannot run on meta tensors gives None rather
+    than running on real ones (the sizes ``run_partial`` tries are large)."""
     if node.op.same_type and in_shapes and not partial:
         # the output is any input, when they agree (see the operator's ``same_type``)
         first = in_shapes[0]
@@ -83,19 +85,71 @@ def run_meta(node, in_shapes, in_dtypes, partial=False):
         if all(s == first for s in in_shapes) and all(d is types[0] for d in types):
             return [tuple(first)], [types[0]]
     if node.subgraphs:
-        return _run_meta(node, in_shapes, in_dtypes, partial)
+        return _run_meta(node, in_shapes, in_dtypes, partial, meta_only)
     key = (node.op, tuple(sorted(node.attrs.items())), tuple(in_shapes), tuple(in_dtypes),
-           partial)
+           partial, meta_only)
     try:
         res = _META_CACHE[key]
     except KeyError:
-        res = _run_meta(node, in_shapes, in_dtypes, partial)
+        res = _run_meta(node, in_shapes, in_dtypes, partial, meta_only)
         if len(_META_CACHE) >= _META_CACHE_SIZE:
             _META_CACHE.clear()
         _META_CACHE[key] = res
     except TypeError:  # an unhashable attribute value
-        return _run_meta(node, in_shapes, in_dtypes, partial)
+        return _run_meta(node, in_shapes, in_dtypes, partial, meta_only)
     return None if res is None else (list(res[0]), list(res[1]))
+
+
+# sizes that stand in for unknown (0) dims in the runs of ``run_partial``: the first two divide
+# by every small group count, kernel and reshape factor, and exceed every small kernel; the
+# last, where the operator accepts it, finds the dims that are clamped to the input's size
+# (a slice's end)
+_PROBES = (5040, 7560, 1)
+
+
+def run_partial(node, in_shapes, in_dtypes):
+    """Output (shapes, dtypes) of ``node`` for input shapes with unknown (0) dims, or None if it
+    cannot tell: an output dim is known when it does not depend on the unknown dims, as in
+    MXNet's shape functions (a Convolution over data of unknown width has an unknown width and
+    ``num_filter`` channels, whatever its padding). The node runs on meta tensors for each of
+    ``_PROBES``, the unknown dims of its first input standing for that size and those of its
+    other inputs taken from the operator's ``infer_shape`` rule (a grouped Convolution's
+    weight) or standing for the same size; the output dims that differ between the runs are
+    unknown. An operator that cannot run the first two runs runs with the unknown dims as zero
+    sizes."""
+    first = dts = None
+    for k, probe in enumerate(_PROBES):
+        trial = _probe_shapes(node, in_shapes, probe)
+        res = None if trial is None else run_meta(node, trial, in_dtypes, partial=True,
+                                                  meta_only=True)
+        if res is None:
+            if k < 2:
+                return run_meta(node, in_shapes, in_dtypes, partial=True)
+            continue
+        if first is None:
+            first, dts = [tuple(s) for s in res[0]], res[1]
+            continue
+        if any(len(a) != len(b) for a, b in zip(first, res[0])):
+            return None
+        first = [tuple(x if x == y else 0 for x, y in zip(a, b)) for a, b in zip(first, res[0])]
+    return first, dts
+
+
+def _probe_shapes(node, in_shapes, probe):
+    """``in_shapes`` with the unknown dims of the first input set to ``probe``, and those of the
+    others completed by the operator's shape rule from it, else set to ``probe`` too."""
+    fill = (lambda s: tuple(d or probe for d in s))
+    trial = [fill(in_shapes[0])] + [s if _known(s) else None for s in in_shapes[1:]]
+    rule = node.op.infer_shape
+    if rule is not None and rule != 'same' and any(s is None for s in trial):
+        try:
+            new = rule(list(trial), node.params)
+        except Exception:  # pylint: disable=broad-except
+            return None
+        if isinstance(new, tuple) and len(new) == 2 and isinstance(new[0], list):
+            new = new[0]
+        trial = [t if t is not None or n is None else tuple(n) for t, n in zip(trial, new)]
+    return [fill(s if t is None else t) for s, t in zip(in_shapes, trial)]
 
 
 def infers_range(params):
@@ -154,7 +208,7 @@ def _meta_dtypes(node, in_dtypes):
     return [d or fixed.get(j, default) for j, d in enumerate(in_dtypes)]
 
 
-def _run_meta(node, in_shapes, in_dtypes, partial):
+def _run_meta(node, in_shapes, in_dtypes, partial, meta_only=False):
     op = node.op
     for s in in_shapes:
         if any(d < 0 for d in s):
@@ -163,6 +217,8 @@ def _run_meta(node, in_shapes, in_dtypes, partial):
         present = [torch.empty(s, dtype=d, device='meta')
                    for s, d in zip(in_shapes, _meta_dtypes(node, in_dtypes))]
     except RuntimeError as err:  # a size whose bytes overflow torch's storage arithmetic
+        if meta_only:
+            return None
         raise MXNetError('input shapes %s are too large: %s'
                          % ([tuple(s) for s in in_shapes], err)) from None
     params = node.params
@@ -181,6 +237,8 @@ def _run_meta(node, in_shapes, in_dtypes, partial):
             return None
         raise
     except Exception:  # data-dependent implementations cannot run on meta tensors
+        if meta_only:
+            return None
         try:
             real = [None if a is None else torch.zeros(a.shape, dtype=a.dtype) for a in args]
             with torch.no_grad():
@@ -312,7 +370,8 @@ def entry_shapes(sym, given, given_dtypes=None):
                 # from its consumers, so that a conflict between the two raises as in MXNet
                 in_dt = _one_float([_entry_dtype(dtypes, i, k) for i, k in n.inputs])
                 try:
-                    res = run_meta(n, in_shapes, in_dt, partial=not complete_in)
+                    res = run_meta(n, in_shapes, in_dt) if complete_in else \
+                        run_partial(n, in_shapes, in_dt)
                 except MXNetError as err:
                     raise MXNetError('Error in operator %s: %s' % (n.name, err)) from None
                 if complete_in:

@@ -296,7 +296,8 @@ class Symbol:
         value : str
             The desired attribute value, returns ``None`` if the attribute does not exist.
         """
-        if len(self._outputs) != 1:
+        nodes = {id(n) for n, _ in self._outputs}
+        if len(nodes) != 1:  # a group of several nodes (all outputs of one node are one)
             return None
         attrs = self._outputs[0][0].attrs
         if key in _HIDDEN_KEYS:
@@ -314,9 +315,9 @@ class Symbol:
         if recursive:
             raise DeprecationWarning('Symbol.list_attr with recursive=True has been deprecated. '
                                      'Please use attr_dict instead.')
-        if len(self._outputs) != 1:
+        if not self._outputs:
             return {}
-        return _show_hidden(self._outputs[0][0].attrs)
+        return _show_hidden(self._outputs[0][0].attrs)  # a group's: its first output's, as in MXNet
 
     def attr_dict(self):
         """Recursively gets all attributes from the symbol and its children.
@@ -421,7 +422,7 @@ class Symbol:
         return _arith(self, other, '_Power', '_PowerScalar')
 
     def __rpow__(self, other):
-        return _arith(self, other, None, '_RPowerScalar')
+        return _arith(self, other, None, '_rpower_scalar')
 
     def __neg__(self):
         return self.__mul__(-1.0)

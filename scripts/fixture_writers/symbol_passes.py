@@ -141,6 +141,34 @@ SHAPE_CASES = ('conflict-late', 'conflict-direct', 'square-ok', 'fc-backward', '
                'sort-flat', 'float64-constant', 'fc-weight-rows')
 
 
+def partial_shape_case(mx, cid):
+    """A symbol whose variables declare shapes with unknown (0) dims, for infer_shape_partial:
+    an output dim that depends on an unknown input dim is unknown, whatever the padding; one
+    that does not (a Convolution's num_filter) is known."""
+    S = mx.sym
+    return {
+        'conv1d-grouped-pad': S.Convolution(S.var('data', shape=(1, 0, 0)), kernel=(2,),
+                                            num_filter=2, num_group=2, pad=(1,), stride=(2,)),
+        'conv1d-channels': S.Convolution(S.var('data', shape=(1, 0, 5)), kernel=(2,),
+                                         num_filter=2, pad=(1,)),
+        'conv2d-batch-width': S.Convolution(S.var('data', shape=(0, 3, 5, 0)), kernel=(3, 3),
+                                            num_filter=2, pad=(1, 1)),
+        'deconv-width': S.Deconvolution(S.var('data', shape=(1, 3, 0)), kernel=(3,),
+                                        num_filter=2, pad=(1,)),
+        'deconv-channels': S.Deconvolution(S.var('data', shape=(1, 0, 4)), kernel=(3,),
+                                           num_filter=2, pad=(1,)),
+        'pool-channels': S.Pooling(S.var('data', shape=(2, 0, 3, 4)), kernel=(2, 2),
+                                   pad=(1, 1), pool_type='max'),
+        'conv-fc-chain': S.FullyConnected(S.Convolution(S.var('data', shape=(0, 2, 6)),
+                                                        kernel=(3,), num_filter=4, pad=(2,)),
+                                          num_hidden=3),
+    }[cid]
+
+
+PARTIAL_CASES = ('conv1d-grouped-pad', 'conv1d-channels', 'conv2d-batch-width', 'deconv-width',
+                 'deconv-channels', 'pool-channels', 'conv-fc-chain')
+
+
 def arange_infer_range(mx):
     """Outputs of ``arange(infer_range=True)`` graphs, whose size comes from the consumer."""
     outs = []
@@ -211,6 +239,41 @@ def simple_bind_keywords(mx):
     exe = y.simple_bind(mx.cpu(), x=(2, 3), foo=(4,), args_grad=[mx.nd.zeros((2, 3))])
     return {'shapes': {k: list(v.shape) for k, v in exe.arg_dict.items()},
             'list_shape_raises': _error(lambda: y.simple_bind(mx.cpu(), x=[2, 3])) != 'ok'}
+
+
+def arith_names(mx):
+    """(operator, name) of the node that each Python operator on a Symbol makes, with scalars
+    on either side and with another Symbol, under a fresh NameManager."""
+    import json as _json
+    exprs = [lambda x: x + 1, lambda x: 1 + x, lambda x: x - 1, lambda x: 1 - x,
+             lambda x: x * 2, lambda x: 2 * x, lambda x: x / 2, lambda x: 2 / x,
+             lambda x: x % 2, lambda x: 2 % x, lambda x: x ** 2, lambda x: 2 ** x,
+             lambda x: -x, lambda x: abs(x), lambda x: x > 1, lambda x: 1 < x,
+             lambda x: x == 1, lambda x: x != 1, lambda x: x >= 1, lambda x: x <= 1,
+             lambda x: x + x, lambda x: x - x, lambda x: x * x, lambda x: x / x,
+             lambda x: x % x, lambda x: x ** x, lambda x: x > x, lambda x: x == x]
+    out = []
+    with mx.name.NameManager():
+        x = mx.sym.var('x')
+        for fn in exprs:
+            node = _json.loads(fn(x).tojson())['nodes'][-1]
+            out.append([node['op'], node['name']])
+    return out
+
+
+def group_attrs(mx):
+    """attr and list_attr of symbols with several outputs: a group of two nodes (list_attr
+    gives its first output's attributes, attr nothing), a group of one node twice, a node with
+    two outputs and one of them."""
+    S = mx.sym
+    x = S.var('x', attr={'a': '1'})
+    split = S.SliceChannel(x, num_outputs=2, attr={'__k__': 'w'})
+    relu = S.relu(x, attr={'__k__': 'r'})
+    out = []
+    for sym in (S.Group([S.sin(x, attr={'__k__': 'v'}), S.FullyConnected(x, num_hidden=2)]),
+                S.Group([relu, relu]), split, split[1]):
+        out.append([sym.list_attr(), sym.attr('__k__')])
+    return out
 
 
 def nondiff_grads(mx):
@@ -313,6 +376,9 @@ def write(mx, outdir):
         except Exception as err:
             facts['shape'][cid] = {'error': str(err).strip().split('\n')[0][:300]}
         facts['shape'][cid]['partial'] = _error(lambda: sym.infer_shape_partial(**shapes))
+    facts['partial'] = {cid: [[list(s) for s in ss]
+                              for ss in partial_shape_case(mx, cid).infer_shape_partial()]
+                        for cid in PARTIAL_CASES}
     sym, _ = shape_case(mx, 'batch-take')
     facts['batch_take_types'] = [[t.__name__ for t in ts] for ts in sym.infer_type(x='float32')]
     lstm = _lstm_group(mx)
@@ -322,6 +388,8 @@ def write(mx, outdir):
     for cid in DEBUG_CASES:
         facts['debug'][cid] = debug_case(mx, cid).debug_str()
     facts['nondiff_grads'] = nondiff_grads(mx)
+    facts['arith_names'] = arith_names(mx)
+    facts['group_attrs'] = group_attrs(mx)
     facts['arange_infer_range'] = arange_infer_range(mx)
     facts['ones_unknown_dims'] = ones_unknown_dims(mx)
     facts['empty_shape_inputless'] = empty_shape_inputless(mx)
