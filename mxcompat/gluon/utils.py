@@ -9,7 +9,7 @@ import weakref
 
 from ..base import env_seconds
 from ..utils import fileio
-from ..util import is_np_shape
+from ..util import is_np_array, is_np_shape
 
 __all__ = []
 
@@ -178,9 +178,9 @@ def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     list of NDArray
         Each corresponds to a context in `ctx_list`.
     """
-    from .. import ndarray
-    if not isinstance(data, ndarray.NDArray):
-        data = ndarray.array(data, ctx=ctx_list[0])
+    from .. import ndarray, numpy
+    if not isinstance(data, ndarray.NDArray):  # an mx.np.ndarray in NumPy mode, as in MXNet
+        data = (numpy.array if is_np_array() else ndarray.array)(data, ctx=ctx_list[0])
     if len(ctx_list) == 1:
         return [data.as_in_context(ctx_list[0])]
     slices = split_data(data, len(ctx_list), batch_axis, even_split)

@@ -678,6 +678,10 @@ class NDArray:
                 shape = s
             elif type(s) is not int and isinstance(s, (list, tuple)):
                 shape = tuple(s)
+        elif not shape:
+            shape = kwargs.pop('shape', None)
+            if not shape:  # MXNet asserts here too; () is only accepted positionally
+                raise TypeError('reshape() missing 1 required positional argument: shape')
         if shape and not kwargs and 0 not in shape and -2 not in shape and -3 not in shape \
                 and -4 not in shape:
             try:  # no MXNet special code: a torch view (its -1 means the same)
@@ -688,10 +692,6 @@ class NDArray:
                 return r
             except (RuntimeError, TypeError):
                 pass  # not viewable, not ints, or a bad code: take the checked path
-        if not shape:
-            shape = kwargs.pop('shape', None)
-            if shape is None:
-                raise TypeError('reshape() missing 1 required positional argument: shape')
         reverse = kwargs.pop('reverse', False)
         if kwargs:
             raise TypeError('Got unknown keywords in reshape: %s. Accepted keyword arguments '

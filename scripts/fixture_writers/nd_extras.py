@@ -1,6 +1,7 @@
 """MXNet results for mx.nd functions that take or return non-array values: DLPack capsules,
 CachedOp (a symbol run on NDArrays) and asscalar of arrays of size 1 (MXNet returns
-``asnumpy()[()]`` for those that are not 1-D)."""
+``asnumpy()[()]`` for those that are not 1-D), and reshape of a one-element array to the
+empty shape given positionally (``()`` or ``[]``), which MXNet accepts."""
 import os
 
 import numpy as np
@@ -34,6 +35,11 @@ def run(mx):
     for shape in ((1,), (1, 1), (1, 1, 1)):
         value = mx.nd.full(shape, 7, dtype='int32').asscalar()
         out['asscalar_%d' % len(shape)] = np.asarray(value)
+    for shape, target in (((1,), ()), ((1, 1), ()), ((1,), [])):
+        y = mx.nd.full(shape, 3.5).reshape(target)
+        key = 'reshape0d_%d_%s' % (len(shape), type(target).__name__)
+        out[key], out[key + '_shape'] = y.asnumpy(), np.array(y.shape, dtype=np.int64)
+        out[key + '_back'] = y.reshape((1,)).asnumpy()
     return out
 
 

@@ -1,7 +1,9 @@
 """DataLoader batches in NumPy mode from real MXNet 1.9.1 (tests/test_numpy_dataloader.py):
 for each way of loading (in the process, two worker processes, two worker threads), the
 class and context of the batches' arrays (with cpu(0), and with cpu(1), the default context)
-and their values. The same ``run(mx)`` executes under mxcompat in the test."""
+and their values; and gluon.utils.split_and_load of data that is not an NDArray (numpy
+arrays, a list), which MXNet converts to ``mx.np.ndarray`` in NumPy mode ('.../sal_kind': class,
+dtype and context of each slice). The same ``run(mx)`` executes under mxcompat in the test."""
 import os
 
 import numpy as onp
@@ -25,6 +27,17 @@ def run(mx):
                 out[key + '/kind'] = onp.array(['%s.%s %s' % (type(a).__module__.split('.')[-1],
                                                               type(a).__name__, a.ctx)
                                                 for a in (X, y)])
+        inputs = {'f64': onp.arange(8.).reshape(4, 2), 'f32': onp.ones((4, 3), 'float32'),
+                  'i64': onp.arange(4), 'list': [[1, 2], [3, 4]]}
+        for name, value in inputs.items():
+            for ctxs in ([mx.cpu(0)], [mx.cpu(0), mx.cpu(1)]):
+                parts = mx.gluon.utils.split_and_load(value, ctxs, even_split=False)
+                key = 'split_and_load/%s-%d' % (name, len(ctxs))
+                for k, part in enumerate(parts):
+                    out['%s/%d' % (key, k)] = part.asnumpy()
+                out[key + '/sal_kind'] = onp.array(['%s.%s %s %s' % (
+                    type(a).__module__.split('.')[-1], type(a).__name__, a.dtype, a.ctx)
+                                                    for a in parts])
     finally:
         mx.npx.reset_np()
     return out
