@@ -70,9 +70,8 @@ def zero_grad_link(out, *inputs):
 
 def zero_grad_outputs(fn):
     """``fn`` (a table entry's implementation) whose floating-point outputs reach its array
-    inputs with zero gradient when recording: MXNet's MakeZeroGradNodes for operators that
-    compute a value without a backward pass of their own (``np.std``, ``np.percentile``,
-    ``np.linalg.eigh``, ...). Their operator names go in ``symbol/passes._ZERO_GRAD`` too."""
+    inputs with zero gradient when recording: the implementation of an operator registered
+    with ``zero_grad=True`` (MXNet's MakeZeroGradNodes: ``np.std``, ``np.linalg.eigh``, ...)."""
     def op(*arrays, **params):
         ins = [a for a in arrays if isinstance(a, torch.Tensor) and a.requires_grad]
         if not ins or not torch.is_grad_enabled():

@@ -10,7 +10,6 @@ Gradients are torch's of the same functions.
 import torch
 
 from ..base import MXNetError, dtype_name
-from .indexing import zero_grad_outputs
 from .registry import register, Int, Float, Bool, Str, Shape, Opt
 
 _FLOATS = (torch.float32, torch.float64)
@@ -54,8 +53,8 @@ def _float_only(opname, a):
                          'got %s' % (opname, dtype_name(a.dtype)))
 
 
-@register('_npi_pinv', inputs=('A', 'rcond'), params={'hermitian': (Bool, False)})
-@zero_grad_outputs
+@register('_npi_pinv', inputs=('A', 'rcond'), params={'hermitian': (Bool, False)},
+          zero_grad=True)
 def np_pinv(A, rcond, hermitian):
     """Moore-Penrose pseudo-inverse; singular values up to ``rcond`` times the largest are
     taken as zero (``rcond`` broadcasts against the batch axes of ``A``)."""
@@ -64,8 +63,7 @@ def np_pinv(A, rcond, hermitian):
 
 
 @register('_npi_pinv_scalar_rcond', inputs=('A',),
-          params={'rcond': (Float, 1e-15), 'hermitian': (Bool, False)})
-@zero_grad_outputs
+          params={'rcond': (Float, 1e-15), 'hermitian': (Bool, False)}, zero_grad=True)
 def np_pinv_scalar_rcond(A, rcond, hermitian):
     """Moore-Penrose pseudo-inverse with one cutoff ``rcond`` for every matrix."""
     _float_only('_npi_pinv_scalar_rcond', A)
@@ -127,15 +125,13 @@ def _real(opname, w):
     return w.real
 
 
-@register('_npi_eigvals', inputs=('A',))
-@zero_grad_outputs
+@register('_npi_eigvals', inputs=('A',), zero_grad=True)
 def np_eigvals(A):
     """Eigenvalues of a general real matrix (real eigenvalues only)."""
     return _real('_npi_eigvals', torch.linalg.eigvals(_eig_input('_npi_eigvals', A)))
 
 
-@register('_npi_eig', inputs=('A',), num_outputs=2)
-@zero_grad_outputs
+@register('_npi_eig', inputs=('A',), num_outputs=2, zero_grad=True)
 def np_eig(A):
     """Eigenvalues and right eigenvectors (columns) of a general real matrix (real eigenvalues
     only)."""
@@ -143,15 +139,14 @@ def np_eig(A):
     return _real('_npi_eig', w), v.real
 
 
-@register('_npi_eigvalsh', inputs=('A',), params={'UPLO': (Str, 'L')})
-@zero_grad_outputs
+@register('_npi_eigvalsh', inputs=('A',), params={'UPLO': (Str, 'L')}, zero_grad=True)
 def np_eigvalsh(A, UPLO):
     """Eigenvalues of a symmetric matrix (of its ``UPLO`` triangle), ascending."""
     return torch.linalg.eigvalsh(_eig_input('_npi_eigvalsh', A), UPLO=UPLO)
 
 
-@register('_npi_eigh', inputs=('A',), params={'UPLO': (Str, 'L')}, num_outputs=2)
-@zero_grad_outputs
+@register('_npi_eigh', inputs=('A',), params={'UPLO': (Str, 'L')}, num_outputs=2,
+          zero_grad=True)
 def np_eigh(A, UPLO):
     """Eigenvalues (ascending) and eigenvectors of a symmetric matrix (of its ``UPLO``
     triangle)."""

@@ -21,7 +21,6 @@ from .elemwise_arith import mod, power
 from .elemwise_unary import clip as _clip, _cbrt, _degrees, _expm1, _radians, _rint
 from .int_cast import cast_recorded as _cast, int_scalar as _int_scalar, to_int as _to_int
 from .registry import register, REQUIRED, Int, Float, Bool, Str, Shape, DType, Any, Opt, Enum
-from .indexing import zero_grad_outputs
 from .shape_ops import _CONCAT_RULE, _fresh, _join as _join_checked, _shared, _split_parts, stack
 
 _INT = frozenset([torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool])
@@ -464,10 +463,10 @@ def _moment(torch_fn, name):
 _MOMENT_PARAMS = {'axis': _AXIS, 'dtype': (Opt(DType), None), 'ddof': (Int, 0),
                   'keepdims': (Bool, False)}
 # (no gradient in MXNet 1.9.1: MakeZeroGradNodes)
-register('_npi_std', inputs=('a',), params=_MOMENT_PARAMS)(
-    zero_grad_outputs(_moment(torch.std, 'standard deviation')))
-register('_npi_var', inputs=('a',), params=_MOMENT_PARAMS)(
-    zero_grad_outputs(_moment(torch.var, 'variance')))
+register('_npi_std', inputs=('a',), params=_MOMENT_PARAMS, zero_grad=True)(
+    _moment(torch.std, 'standard deviation'))
+register('_npi_var', inputs=('a',), params=_MOMENT_PARAMS, zero_grad=True)(
+    _moment(torch.var, 'variance'))
 
 
 def _arg(torch_fn):
@@ -912,7 +911,7 @@ def _atleast(fn):
 for _n, _fn in ((1, torch.atleast_1d), (2, torch.atleast_2d), (3, torch.atleast_3d)):
     register('_np_atleast_%dd' % _n, inputs=('*arys',), key_var_num_args='num_args',
              params={'num_args': (Int, REQUIRED)}, num_outputs=lambda a: a['num_args'],
-             monitor_prefix='arg')(zero_grad_outputs(_atleast(_fn)))
+             monitor_prefix='arg', zero_grad=True)(_atleast(_fn))
 
 
 @register('_np_diagonal', params={'offset': (Int, 0), 'axis1': (Int, 0), 'axis2': (Int, 1)})
@@ -1128,10 +1127,9 @@ def npx_constraint_check(input, msg):  # pylint: disable=redefined-builtin
     return torch.ones((), dtype=torch.bool, device=input.device)
 
 
-@register('_npi_bincount', inputs=('data', 'weights'), differentiable=False,
+@register('_npi_bincount', inputs=('data', 'weights'), zero_grad=True,
           params={'minlength': (Int, 0), 'has_weights': (Bool, False)},
           input_rule=lambda p: ['data', 'weights'] if p['has_weights'] else ['data'])
-@zero_grad_outputs
 def np_bincount(data, weights=None, *, minlength, has_weights):
     """The number of occurrences (the sum of ``weights``) of each value in an array of
     non-negative integers; the type of ``weights``, of ``data`` without them."""
@@ -1245,11 +1243,10 @@ def _percentile(a, q, dims, interpolation, keepdims):
     return out
 
 
-@register('_npi_percentile', inputs=('a', 'q'), differentiable=False,
+@register('_npi_percentile', inputs=('a', 'q'), zero_grad=True,
           params={'axis': _AXIS, 'keepdims': (Bool, False), 'q_scalar': (Opt(Float), None),
                   'interpolation': (Str, 'linear')},
           input_rule=lambda p: ['a'] if p['q_scalar'] is not None else ['a', 'q'])
-@zero_grad_outputs
 def np_percentile(a, q=None, *, axis, keepdims, q_scalar, interpolation):
     """The ``q``-th percentiles (0 to 100) along the given axes (float64 for float64 input,
     float32 otherwise)."""
@@ -1328,10 +1325,9 @@ def _unique_outputs(p):
     return 1 + p['return_index'] + p['return_inverse'] + p['return_counts']
 
 
-@register('_npi_unique', differentiable=False, num_outputs=_unique_outputs,
+@register('_npi_unique', zero_grad=True, num_outputs=_unique_outputs,
           params={'return_index': (Bool, False), 'return_inverse': (Bool, False),
                   'return_counts': (Bool, False), 'axis': (Opt(Int), None)})
-@zero_grad_outputs
 def np_unique(data, return_index, return_inverse, return_counts, axis):
     """The sorted unique elements (slices along ``axis``), with the indices of their first
     occurrences, the inverse indices and the counts where asked (int64)."""

@@ -102,14 +102,15 @@ class OpDef:
                  'input_rule', 'infer_shape', 'differentiable', 'mutate', 'input_init',
                  'writes_out', 'callers', 'input_dtypes', 'float32_params', 'dtype_output',
                  'keeps_size', 'concat_fill', 'merges', 'named_outputs', 'monitor_prefix',
-                 'infer_type', 'same_type', 'view', 'kernel', 'kernel_if')
+                 'infer_type', 'same_type', 'view', 'kernel', 'kernel_if', 'zero_grad')
 
     def __init__(self, name, fn, inputs, params, aliases, aux, num_outputs, num_visible_outputs,
                  output_names, doc, key_var_num_args, input_rule, infer_shape, differentiable,
                  mutate, input_init=None, writes_out=False, input_dtypes=None,
                  float32_params=False, dtype_output=False, keeps_size=False, concat_fill=0,
                  merges=True, named_outputs=False, monitor_prefix=None, infer_type=None,
-                 same_type=False, inplace_identity=None, kernel=None, kernel_if='float'):
+                 same_type=False, inplace_identity=None, kernel=None, kernel_if='float',
+                 zero_grad=False):
         self.name = name
         self.fn = fn
         self.inputs = tuple(inputs)
@@ -146,6 +147,7 @@ class OpDef:
         self.view = None if inplace_identity is None else _with_result(fn, inplace_identity)
         self.kernel = kernel
         self.kernel_if = kernel_if
+        self.zero_grad = zero_grad
 
     def rebind(self, fn, imperative_fn=None):
         """Make ``fn`` the operator's implementation (``mx.contrib.amp.init`` does, to run it
@@ -299,7 +301,7 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
              doc=None, writes_out=False, input_dtypes=None, float32_params=False,
              dtype_output=False, keeps_size=False, concat_fill=0, merges=True,
              named_outputs=False, monitor_prefix=None, same_type=False, inplace_identity=None,
-             kernel=None, kernel_if='float'):
+             kernel=None, kernel_if='float', zero_grad=False):
     """Register a torch implementation as MXNet operator ``name``.
 
     Parameters
@@ -324,6 +326,12 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
     infer_shape : callable, optional
         Shape rule used by symbols to fill in unknown parameter shapes.
     differentiable : bool
+    zero_grad : bool
+        MXNet registers the operator's gradient as zero (MakeZeroGradNodes) although its
+        outputs are computed from its inputs (``np.std``, ``np.percentile``, ``np.unique``):
+        recorded, its outputs reach its inputs with zero gradient (``fn`` runs through
+        ``indexing.zero_grad_outputs``), and a graph's backward stops at it
+        (``symbol.passes``).
     mutate : tuple of str or callable(params)
         Inputs the operator updates in place (the optimizer update ops' state arrays).
     input_init : dict of str -> str, optional
@@ -400,13 +408,18 @@ def register(name, inputs=('data',), params=None, aliases=(), aux=(), num_output
         RuntimeError or OverflowError (a number beyond the array type's range).
     """
     def deco(fn):
-        op = OpDef(name, fn, inputs, dict(params or {}), aliases, aux, num_outputs,
+        impl = fn
+        if zero_grad:
+            from .indexing import zero_grad_outputs  # (indexing registers operators itself)
+            impl = zero_grad_outputs(fn)
+        op = OpDef(name, impl, inputs, dict(params or {}), aliases, aux, num_outputs,
                    num_visible_outputs, output_names, fn.__doc__ if doc is None else doc,
                    key_var_num_args,
                    input_rule, infer_shape, differentiable, mutate, input_init, writes_out,
                    input_dtypes, float32_params, dtype_output, keeps_size, concat_fill,
                    merges, named_outputs, monitor_prefix, same_type=same_type,
-                   inplace_identity=inplace_identity, kernel=kernel, kernel_if=kernel_if)
+                   inplace_identity=inplace_identity, kernel=kernel, kernel_if=kernel_if,
+                   zero_grad=zero_grad)
         for n in (name,) + tuple(aliases):
             if n in _OPS:
                 raise RuntimeError('operator %s registered twice' % n)

@@ -34,17 +34,14 @@ _ZERO_GRAD = frozenset((
     'broadcast_logical_or', 'broadcast_logical_xor',
     '_equal_scalar', '_not_equal_scalar', '_greater_scalar', '_greater_equal_scalar',
     '_lesser_scalar', '_lesser_equal_scalar', '_logical_and_scalar', '_logical_or_scalar',
-    '_logical_xor_scalar',
-    '_npi_std', '_npi_var', '_np_atleast_1d', '_np_atleast_2d', '_np_atleast_3d',
-    '_npi_percentile', '_npi_unique', '_npi_bincount', '_npi_eig', '_npi_eigh', '_npi_eigvals',
-    '_npi_eigvalsh', '_npi_pinv', '_npi_pinv_scalar_rcond'))
+    '_logical_xor_scalar'))
 
 _RANDOM_PREFIXES = ('_random_', '_sample_', '_image_random_', '_npx__image_random_')
 
 
 def _zero_grad(op):
     name = op.name
-    return name in _ZERO_GRAD or name.startswith('_sample_') or \
+    return op.zero_grad or name in _ZERO_GRAD or name.startswith('_sample_') or \
         name.startswith('_random_') and name.endswith('_like')
 
 
