@@ -20,7 +20,7 @@ import torch.nn.functional as F
 
 from ..base import MXNetError
 from . import param_shapes
-from .elemwise_unary import _input_grad
+from .elemwise_unary import _cube_root, _input_grad
 from .registry import register, REQUIRED, Int, Bool, Shape, Opt, Enum, AtLeast
 
 _MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
@@ -108,20 +108,16 @@ def _square_root_grad(g, s):
     return torch.where(root == 0, 0.0, g / (2 * root))
 
 
-def _signed_cube_root(s):
-    return torch.sign(s) * s.abs() ** (1.0 / 3)
-
-
 def _cube_root_grad(g, s):
-    root = _signed_cube_root(s)
+    root = _cube_root(s)
     return torch.where(root == 0, 0.0, g / (3 * root * root))
 
 
 _LP_ROOT = {
     2: _input_grad('_LpRoot2', torch.sqrt, _square_root_grad,
                    'Square root of lp pooling sums, with MXNet\'s gradient (0 at 0).'),
-    3: _input_grad('_LpRoot3', _signed_cube_root, _cube_root_grad,
-                   'Signed cube root of lp pooling sums, with MXNet\'s gradient (0 at 0).')}
+    3: _input_grad('_LpRoot3', _cube_root, _cube_root_grad,
+                   'Cube root (cbrt) of lp pooling sums, with MXNet\'s gradient (0 at 0).')}
 
 
 def _lp_root(s, p_value):
