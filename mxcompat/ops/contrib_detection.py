@@ -1269,7 +1269,7 @@ def bilinear_resize2d(data, like=None, *, height, width, scale_height, scale_wid
     oh, ow = _resize_shape(mode, h, w, height, width, scale_height, scale_width, like)
     if oh < 1 or ow < 1:
         # a scale that rounds a side down to 0 gives MXNet an empty array (zero gradients)
-        out = data[:, :, :1, :1].expand(n, c, max(oh, 1), max(ow, 1))[:, :, :oh, :ow] * 0
+        out = zero_grad_link(data.new_zeros((n, c, max(oh, 0), max(ow, 0))), data)
     elif (oh, ow) == (h, w):
         out = data.clone()
     else:

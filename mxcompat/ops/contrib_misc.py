@@ -14,6 +14,7 @@ import torch.nn.functional as F
 
 from ..base import MXNetError
 from . import param_shapes
+from .elemwise_unary import _input_grad
 from .indexing import spare_slot, zero_grad_link
 from .nn_pooling import pooling
 from .registry import register, get, REQUIRED, Int, Float, Bool, Shape, Any, Opt, Enum
@@ -401,29 +402,16 @@ def count_sketch(data, h, s, *, out_dim, processing_batch_size):
 # Hawkes process log likelihood
 # ---------------------------------------------------------------------------------------------
 
-class _Float32Math(torch.autograd.Function):
-    """``fn`` (torch.exp or torch.log) evaluated in float32, as MXNet's expf / logf also for
-    float64 data; the gradient in the data's type: exp's float32 result, or 1 / x."""
-
-    @staticmethod
-    def forward(ctx, x, fn):
-        out = fn(x.float()).to(x.dtype)
-        ctx.is_exp = fn is torch.exp
-        ctx.save_for_backward(out if ctx.is_exp else x)
-        return out
-
-    @staticmethod
-    def backward(ctx, g):
-        saved, = ctx.saved_tensors
-        return (g * saved if ctx.is_exp else g / saved), None
+def _in_float32(fn):
+    return lambda x: fn(x.float()).to(x.dtype)
 
 
-def _exp_f32(t):
-    return _Float32Math.apply(t, torch.exp)
-
-
-def _log_f32(t):
-    return _Float32Math.apply(t, torch.log)
+# MXNet's kernels call expf / logf: float32 for float64 data too; the gradients in the data's
+# type (exp's float32 value, 1 / x)
+_expf = _in_float32(torch.exp)
+_exp_f32 = _input_grad('_ExpF32', _expf, lambda g, x: g * _expf(x), 'exp in float32 (expf).')
+_log_f32 = _input_grad('_LogF32', _in_float32(torch.log), lambda g, x: g / x,
+                       'log in float32 (logf).')
 
 
 @register('_contrib_hawkesll', named_outputs=True,
