@@ -193,8 +193,8 @@ def since_freed(heads):
 
 def in_graph(x):
     """Whether the NDArray ``x`` is the output of a recorded call: MXNet's graph holds it even
-    where no gradient flows through it (``argmax``, the mask of rrelu), and a backward from
-    it sends its variables zero."""
+    where no gradient flows through it (``argmax``, the mask of rrelu), so it may be a head
+    of a backward, which sends nothing through it."""
     e = getattr(x, '_h', None)
     return e is not None and type(e[0]) is tuple
 
